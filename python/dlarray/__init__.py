@@ -1,0 +1,59 @@
+"""dlarray: an array library with a C++ core, the Python array API standard and DLPack exchange.
+
+This module is the array API namespace. The C++ extension `dlarray._core` provides the
+array type and functions; this file re-exports them and adds what is plainer in Python.
+"""
+from . import _core
+from ._core import (
+    Array,
+    CopyError,
+    DType,
+    Device,
+    DLPACK_VERSION,
+    arange,
+    asarray,
+    empty,
+    from_dlpack,
+    full,
+    ones,
+    zeros,
+)
+from ._core import (  # the 13 array API dtypes
+    bool,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float32,
+    float64,
+    complex64,
+    complex128,
+)
+from ._core import (  # storage dtypes: created, viewed, copied and exchanged; no arithmetic
+    bfloat16,
+    float16,
+    float8_e3m4,
+    float8_e4m3,
+    float8_e4m3b11fnuz,
+    float8_e4m3fn,
+    float8_e4m3fnuz,
+    float8_e5m2,
+    float8_e5m2fnuz,
+    float8_e8m0fnu,
+    float6_e2m3fn,
+    float6_e3m2fn,
+    float4_e2m1fn,
+)
+from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
+
+__array_api_version__ = "2025.12"
+__version__ = "0.1.0"
+
+
+def _dtype_from_name(name):
+    """Unpickling helper for dtype objects."""
+    return getattr(_core, name)

@@ -1,0 +1,156 @@
+// cast.cpp — dtype-converting copies on the host (astype, asarray(dtype=), fills).
+//
+// One template, instantiated for every (to, from) pair of the 13 computing dtypes plus
+// float16 and bfloat16 through visit_scalar; float -> integer conversions of NaN and
+// out-of-range values are defined (saturating to the target's range, NaN -> 0) instead of
+// being C++ undefined behaviour.
+#include "core/cast.h"
+
+#include <array>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <type_traits>
+
+#include "core/copy.h"
+#include "core/dispatch.h"
+#include "core/half.h"
+#include "core/strided_loop.h"
+
+namespace dla {
+namespace {
+
+template <class T>
+struct is_complex_t : std::false_type {};
+template <class T>
+struct is_complex_t<std::complex<T>> : std::true_type {};
+
+template <class To, class From>
+inline To convert(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (is_complex_t<From>::value) {
+    if constexpr (is_complex_t<To>::value)
+      return To(typename To::value_type(v.real()), typename To::value_type(v.imag()));
+    else
+      return convert<To>(v.real());
+  } else if constexpr (is_complex_t<To>::value) {
+    return To(typename To::value_type(v), 0);
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    if (std::isnan(v)) return To(0);
+    constexpr auto lo = double(std::numeric_limits<To>::lowest());
+    constexpr auto hi = double(std::numeric_limits<To>::max());
+    if (double(v) <= lo) return std::numeric_limits<To>::lowest();
+    if (double(v) >= hi) return std::numeric_limits<To>::max();
+    return To(v);
+  } else {
+    return To(v);
+  }
+}
+
+template <class To, class From>
+void cast_row(char** p, const int64_t* s, int64_t n) {
+  char* d = p[0];
+  const char* src = p[1];
+  if (s[0] == sizeof(To) && s[1] == sizeof(From)) {
+    To* dt = reinterpret_cast<To*>(d);
+    const From* st = reinterpret_cast<const From*>(src);
+    for (int64_t i = 0; i < n; ++i) dt[i] = convert<To>(st[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1])
+    *reinterpret_cast<To*>(d) = convert<To>(*reinterpret_cast<const From*>(src));
+}
+
+using RowFn = void (*)(char**, const int64_t*, int64_t);
+
+// Rows that go through float for the 16-bit storage types.
+template <bool ToHalf, bool Bf16, class T>
+void half_row(char** p, const int64_t* s, int64_t n) {
+  char* d = p[0];
+  const char* src = p[1];
+  for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1]) {
+    if constexpr (ToHalf) {
+      float f = convert<float>(*reinterpret_cast<const T*>(src));
+      *reinterpret_cast<uint16_t*>(d) = Bf16 ? float_to_bfloat16(f) : float_to_float16(f);
+    } else {
+      uint16_t h = *reinterpret_cast<const uint16_t*>(src);
+      float f = Bf16 ? bfloat16_to_float(h) : float16_to_float(h);
+      *reinterpret_cast<T*>(d) = convert<T>(f);
+    }
+  }
+}
+
+enum class Half { None, F16, BF16 };
+Half half_kind(const DType& d) {
+  if (d.dl.lanes != 1 || d.dl.bits != 16) return Half::None;
+  if (d.dl.code == kDLFloat) return Half::F16;
+  if (d.dl.code == kDLBfloat) return Half::BF16;
+  return Half::None;
+}
+
+RowFn pick_row(const DType& to, const DType& from) {
+  Half ht = half_kind(to), hf = half_kind(from);
+  if (ht != Half::None && hf != Half::None) {
+    // half <-> half through float32
+    return nullptr;
+  }
+  if (ht != Half::None)
+    return visit_scalar(from.scalar, [&](auto tf) -> RowFn {
+      using F = typename decltype(tf)::type;
+      return ht == Half::BF16 ? half_row<true, true, F> : half_row<true, false, F>;
+    });
+  if (hf != Half::None)
+    return visit_scalar(to.scalar, [&](auto tt) -> RowFn {
+      using T = typename decltype(tt)::type;
+      return hf == Half::BF16 ? half_row<false, true, T> : half_row<false, false, T>;
+    });
+  return visit_scalar(to.scalar, [&](auto tt) -> RowFn {
+    using T = typename decltype(tt)::type;
+    return visit_scalar(from.scalar, [&](auto tf) -> RowFn {
+      using F = typename decltype(tf)::type;
+      return cast_row<T, F>;
+    });
+  });
+}
+
+}  // namespace
+
+bool can_convert(const DType& to, const DType& from) {
+  auto ok = [](const DType& d) { return d.computes() || half_kind(d) != Half::None; };
+  return ok(to) && ok(from);
+}
+
+void cast_into(const Array& dst, const Array& src) {
+  if (dst.dtype() == src.dtype()) return copy_into(dst, src);
+  if (!can_convert(dst.dtype(), src.dtype()))
+    throw TypeError("cannot convert " + src.dtype().name() + " to " + dst.dtype().name() +
+                    ": storage-only dtypes only convert to and from the 13 standard dtypes, "
+                    "float16 and bfloat16");
+  if (!dst.device().host_accessible() || !src.device().host_accessible())
+    throw NotImplementedError("dtype conversion on device '" + dst.device().str() + "' is not available yet");
+  if (dst.shape() != src.shape())
+    throw ValueError("cast: shape mismatch " + shape_str(dst.shape()) + " vs " + shape_str(src.shape()));
+  RowFn row = pick_row(dst.dtype(), src.dtype());
+  if (!row) {  // float16 <-> bfloat16: via float32
+    Array mid = Array::empty(src.shape(), DType::of(ScalarType::Float32), src.device());
+    cast_into(mid, src);
+    cast_into(dst, mid);
+    return;
+  }
+  Dims ds(dst.ndim()), ss(src.ndim());
+  for (int i = 0; i < dst.ndim(); ++i) {
+    ds[i] = dst.stride(i) * dst.itemsize();
+    ss[i] = src.stride(i) * src.itemsize();
+  }
+  auto L = coalesce<2>(dst.shape(), {ds.data(), ss.data()});
+  for_each_row(L, std::array<char*, 2>{dst.data(), src.data()}, row);
+}
+
+Array cast_to(const Array& src, DType dtype) {
+  Array out = Array::empty(src.shape(), dtype, src.device());
+  cast_into(out, src);
+  return out;
+}
+
+}  // namespace dla

@@ -1,0 +1,83 @@
+// fill.cpp — scalar fills and arange on the host.
+#include "core/fill.h"
+
+#include <array>
+#include <cstring>
+
+#include "core/copy.h"
+#include "core/dispatch.h"
+#include "core/errors.h"
+#include "core/strided_loop.h"
+
+namespace dla {
+namespace {
+
+template <size_t K>
+struct Blob {
+  char b[K];
+};
+
+template <class T>
+void fill_rows(const Array& dst, const T& value) {
+  Dims ds(dst.ndim());
+  for (int i = 0; i < dst.ndim(); ++i) ds[i] = dst.stride(i) * int64_t(sizeof(T));
+  auto L = coalesce<1>(dst.shape(), {ds.data()});
+  for_each_row(L, std::array<char*, 1>{dst.data()}, [&](char** p, const int64_t* s, int64_t n) {
+    if (s[0] == sizeof(T)) {
+      T* d = reinterpret_cast<T*>(p[0]);
+      for (int64_t i = 0; i < n; ++i) d[i] = value;
+    } else {
+      for (int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], &value, sizeof(T));
+    }
+  });
+}
+
+void fill_host(const Array& dst, const Scalar& s) {
+  if (dst.size() == 0) return;
+  if (dst.dtype().is_subbyte()) throw TypeError("fill: sub-byte dtype " + dst.dtype().name() + " is storage-only");
+  alignas(16) char elem[16];
+  store_scalar(dst.dtype(), s, elem);
+  if (dst.readonly()) throw ValueError("assignment destination is read-only");
+  switch (dst.itemsize()) {
+    case 1: return fill_rows(dst, *reinterpret_cast<Blob<1>*>(elem));
+    case 2: return fill_rows(dst, *reinterpret_cast<Blob<2>*>(elem));
+    case 4: return fill_rows(dst, *reinterpret_cast<Blob<4>*>(elem));
+    case 8: return fill_rows(dst, *reinterpret_cast<Blob<8>*>(elem));
+    case 16: return fill_rows(dst, *reinterpret_cast<Blob<16>*>(elem));
+  }
+  throw TypeError("fill: unsupported element size for dtype " + dst.dtype().name());
+}
+
+}  // namespace
+
+void fill(const Array& dst, const Scalar& s) {
+  if (dst.device().host_accessible()) return fill_host(dst, s);
+  Array host = Array::empty(dst.shape(), dst.dtype(), Device{});
+  fill_host(host, s);
+  copy_into(dst, host);
+}
+
+Array arange_host(const Scalar& start, const Scalar& step, int64_t n, DType dtype) {
+  Array out = Array::empty(Dims{n}, dtype, Device{});
+  visit_scalar(dtype.scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* d = reinterpret_cast<T*>(out.data());
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // Exact integer arithmetic (wraps like the dtype when it overflows).
+      int64_t a = start.kind == Scalar::Kind::UInt ? int64_t(start.u) : start.i;
+      int64_t b = step.kind == Scalar::Kind::UInt ? int64_t(step.u) : step.i;
+      for (int64_t i = 0; i < n; ++i) d[i] = T(a + i * b);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      for (int64_t i = 0; i < n; ++i) d[i] = (start.as_double() + double(i) * step.as_double()) != 0;
+    } else {
+      const double a = start.as_double(), b = step.as_double();
+      for (int64_t i = 0; i < n; ++i) {
+        Scalar v = Scalar::of_float(a + double(i) * b);
+        store_scalar(dtype, v, d + i);
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace dla

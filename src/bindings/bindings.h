@@ -1,0 +1,17 @@
+// bindings.h — the pieces of the `dlarray._core` module, one bind_* function per file.
+//
+// module.cpp calls each in order; a new chapter of the namespace adds its file and one
+// line here and there.
+#pragma once
+#include <pybind11/pybind11.h>
+
+namespace dla::py {
+namespace pyb = pybind11;
+
+void bind_dtype_device(pyb::module_& m);  // py_dtype_device.cpp
+void bind_array(pyb::module_& m);         // py_array.cpp
+void bind_creation(pyb::module_& m);      // py_creation.cpp
+void bind_dlpack(pyb::module_& m);        // ../dlpack/dlpack_py.cpp
+void bind_introspection(pyb::module_& m); // py_introspection.cpp (allocator stats, build info)
+
+}  // namespace dla::py

@@ -1,0 +1,25 @@
+// module.cpp — `dlarray._core`: one extension module, assembled from the bind_* pieces.
+#include <pybind11/pybind11.h>
+
+#include "bindings/bindings.h"
+#include "bindings/py_errors.h"
+
+namespace pyb = pybind11;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "dlarray's C++ core: arrays, dtypes, devices, DLPack exchange.";
+  // Every dla:: exception becomes the Python exception the array API names.
+  pyb::register_exception_translator([](std::exception_ptr p) {
+    if (!p) return;
+    try {
+      std::rethrow_exception(p);
+    } catch (...) {
+      dla::py::set_python_error_from_current();
+    }
+  });
+  dla::py::bind_dtype_device(m);
+  dla::py::bind_array(m);
+  dla::py::bind_creation(m);
+  dla::py::bind_dlpack(m);
+  dla::py::bind_introspection(m);
+}

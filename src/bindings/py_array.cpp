@@ -1,0 +1,188 @@
+// py_array.cpp — the `dlarray.Array` Python type: attributes, tolist, the buffer protocol.
+//
+// Operators, indexing and namespace functions are bound by their own files; this file owns
+// the type object itself and how Arrays go in and out of Python objects.
+#include "bindings/py_array.h"
+
+#include <complex>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bindings/bindings.h"
+#include "bindings/py_dtype_device.h"
+#include "bindings/scalars.h"
+#include "core/copy.h"
+#include "core/errors.h"
+
+namespace dla::py {
+namespace {
+PyTypeObject* g_array_type = nullptr;
+
+// Python's struct-module format of each computing dtype (and float16), for the buffer protocol.
+const char* buffer_format(const DType& d) {
+  switch (d.scalar) {
+    case ScalarType::Bool: return "?";
+    case ScalarType::Int8: return "b";
+    case ScalarType::Int16: return "h";
+    case ScalarType::Int32: return "i";
+    case ScalarType::Int64: return "q";
+    case ScalarType::UInt8: return "B";
+    case ScalarType::UInt16: return "H";
+    case ScalarType::UInt32: return "I";
+    case ScalarType::UInt64: return "Q";
+    case ScalarType::Float32: return "f";
+    case ScalarType::Float64: return "d";
+    case ScalarType::Complex64: return "Zf";
+    case ScalarType::Complex128: return "Zd";
+    case ScalarType::Other: break;
+  }
+  if (d.dl.code == kDLFloat && d.dl.bits == 16 && d.dl.lanes == 1) return "e";
+  return nullptr;
+}
+
+pyb::object tolist_rec(const Array& a, int dim, const char* p) {
+  if (dim == a.ndim()) return scalar_to_python(a.dtype(), p);
+  const int64_t n = a.shape(dim), step = a.stride(dim) * a.itemsize();
+  pyb::list out(n);
+  for (int64_t i = 0; i < n; ++i)
+    PyList_SET_ITEM(out.ptr(), i, tolist_rec(a, dim + 1, p + i * step).release().ptr());
+  return std::move(out);
+}
+
+Array host_view(const Array& a, const char* what) {
+  if (a.device().host_accessible()) return a;
+  throw BufferError(std::string(what) + ": the array is on device '" + a.device().str() +
+                    "'; move it with x.to_device('cpu') first");
+}
+
+const char* const kApiVersions[] = {"2021.12", "2022.12", "2023.12", "2024.12", "2025.12"};
+
+}  // namespace
+
+PyTypeObject* array_type() { return g_array_type; }
+
+pyb::object wrap(Array a) { return pyb::cast(std::move(a)); }
+
+Array* try_unwrap(PyObject* h) {
+  PyTypeObject* t = Py_TYPE(h);
+  if (t != g_array_type && !PyType_IsSubtype(t, g_array_type)) return nullptr;
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(h);
+  if (inst->simple_layout) return static_cast<Array*>(inst->simple_value_holder[0]);
+  return static_cast<Array*>(inst->get_value_and_holder().value_ptr());
+}
+
+Array& unwrap(pyb::handle h, const char* what) {
+  if (Array* a = try_unwrap(h.ptr())) return *a;
+  throw TypeError(std::string(what) + " must be a dlarray.Array, got " +
+                  std::string(pyb::str(pyb::type::handle_of(h).attr("__name__"))));
+}
+
+void bind_array(pyb::module_& m) {
+  auto cls = pyb::class_<Array>(m, "Array", pyb::buffer_protocol(),
+                                "An n-dimensional array on a device. Create one with dlarray.asarray "
+                                "or another creation function.");
+  g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+
+  cls.def_property_readonly("shape",
+                            [](const Array& a) {
+                              pyb::tuple t(a.ndim());
+                              for (int i = 0; i < a.ndim(); ++i)
+                                PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(a.shape(i)));
+                              return t;
+                            })
+      .def_property_readonly("dtype", [](const Array& a) { return dtype_object(a.dtype()); })
+      .def_property_readonly("device", [](const Array& a) { return device_object(a.device()); })
+      .def_property_readonly("ndim", [](const Array& a) { return a.ndim(); })
+      .def_property_readonly("size", [](const Array& a) { return a.size(); })
+      .def_property_readonly("nbytes", [](const Array& a) { return a.nbytes(); })
+      .def_property_readonly("itemsize",
+                             [](const Array& a) -> pyb::object {
+                               if (a.dtype().is_subbyte()) return pyb::none();
+                               return pyb::int_(a.itemsize());
+                             })
+      .def_property_readonly("T",
+                             [](const Array& a) {
+                               if (a.ndim() != 2)
+                                 throw ValueError("x.T requires a 2-D array (got " + std::to_string(a.ndim()) +
+                                                  "-D); use permute_dims or matrix_transpose");
+                               int axes[2] = {1, 0};
+                               return wrap(a.permuted(axes));
+                             })
+      .def_property_readonly("mT",
+                             [](const Array& a) {
+                               if (a.ndim() < 2)
+                                 throw ValueError("x.mT requires at least 2 dimensions (got " +
+                                                  std::to_string(a.ndim()) + ")");
+                               std::vector<int> axes(a.ndim());
+                               for (int i = 0; i < a.ndim(); ++i) axes[i] = i;
+                               std::swap(axes[a.ndim() - 1], axes[a.ndim() - 2]);
+                               return wrap(a.permuted(axes.data()));
+                             })
+      .def("__len__",
+           [](const Array& a) {
+             if (a.ndim() == 0) throw TypeError("len() of a 0-d array");
+             return a.shape(0);
+           })
+      .def(
+          "__array_namespace__",
+          [](const Array&, pyb::object api_version) {
+            if (!api_version.is_none()) {
+              if (!pyb::isinstance<pyb::str>(api_version))
+                throw TypeError("api_version must be a string such as '2025.12' or None");
+              std::string v = api_version.cast<std::string>();
+              bool known = false;
+              for (const char* k : kApiVersions) known |= v == k;
+              if (!known) throw ValueError("dlarray does not implement array API version '" + v + "'");
+            }
+            return pyb::module_::import("dlarray");
+          },
+          pyb::kw_only(), pyb::arg("api_version") = pyb::none())
+      .def(
+          "to_device",
+          [](pyb::object self, pyb::handle device, pyb::handle stream) -> pyb::object {
+            const Array& a = unwrap(self);
+            Device d = parse_device_arg(device);
+            if (d == a.device()) return self;
+            if (!stream.is_none())
+              throw ValueError("to_device: stream= is only meaningful between GPU devices");
+            return wrap(copy_to(a, d));
+          },
+          pyb::arg("device"), pyb::pos_only(), pyb::kw_only(), pyb::arg("stream") = pyb::none())
+      .def("tolist",
+           [](const Array& a) {
+             Array h = host_view(a, "tolist");
+             if (!h.dtype().computes() && buffer_format(h.dtype()) == nullptr &&
+                 !(h.dtype().dl.code == kDLBfloat && h.dtype().dl.bits == 16))
+               throw TypeError("tolist: dtype " + h.dtype().name() +
+                               " is storage-only; convert it with astype first");
+             return tolist_rec(h, 0, h.data());
+           })
+      // Layout details, for tests and debugging (not part of the standard).
+      .def_property_readonly("_strides",
+                             [](const Array& a) {
+                               pyb::tuple t(a.ndim());
+                               for (int i = 0; i < a.ndim(); ++i)
+                                 PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(a.stride(i)));
+                               return t;
+                             })
+      .def_property_readonly("_data_ptr",
+                             [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
+      .def_property_readonly("_readonly", [](const Array& a) { return a.readonly(); })
+      .def_property_readonly("_storage_refs", [](const Array& a) { return a.storage()->use_count(); })
+      .def_buffer([](Array& a) -> pyb::buffer_info {
+        Array h = host_view(a, "buffer protocol");
+        const char* fmt = buffer_format(h.dtype());
+        if (!fmt)
+          throw BufferError("dtype " + h.dtype().name() + " has no buffer-protocol format; use DLPack");
+        std::vector<pyb::ssize_t> shape(h.ndim()), strides(h.ndim());
+        for (int i = 0; i < h.ndim(); ++i) {
+          shape[i] = h.shape(i);
+          strides[i] = h.stride(i) * h.itemsize();
+        }
+        return pyb::buffer_info(h.data(), h.itemsize(), fmt, h.ndim(), std::move(shape), std::move(strides),
+                                h.readonly());
+      });
+}
+
+}  // namespace dla::py

@@ -1,0 +1,453 @@
+// py_creation.cpp — asarray and the filled constructors: empty, zeros, ones, full, arange.
+//
+// asarray's order of attempts: a dlarray.Array, a Python scalar, a DLPack producer, the
+// buffer protocol, then nested sequences. Zero-copy wherever the source allows it;
+// copy=False raises dlarray.CopyError (a ValueError) when a copy cannot be avoided.
+#include <Python.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bindings/bindings.h"
+#include "bindings/py_array.h"
+#include "bindings/py_dtype_device.h"
+#include "bindings/py_errors.h"
+#include "bindings/scalars.h"
+#include "core/cast.h"
+#include "core/copy.h"
+#include "core/errors.h"
+#include "core/fill.h"
+#include "dlpack/copy_error.h"
+#include "dlpack/dlpack_py.h"
+
+namespace dla::py {
+namespace {
+
+// ---- dtype inference for Python data -------------------------------------------------
+
+enum class PyKind { Bool = 0, Int = 1, Float = 2, Complex = 3 };
+
+DType default_for(PyKind k) {
+  switch (k) {
+    case PyKind::Bool: return DType::of(ScalarType::Bool);
+    case PyKind::Int: return DType::of(ScalarType::Int64);
+    case PyKind::Float: return DType::of(ScalarType::Float64);
+    case PyKind::Complex: return DType::of(ScalarType::Complex128);
+  }
+  return DType::of(ScalarType::Float64);
+}
+
+PyKind kind_of_scalar(PyObject* o) {
+  if (PyBool_Check(o)) return PyKind::Bool;
+  if (PyLong_Check(o)) return PyKind::Int;
+  if (PyFloat_Check(o)) return PyKind::Float;
+  return PyKind::Complex;
+}
+
+PyKind kind_of_dtype(const DType& d) {
+  switch (d.kind()) {
+    case DTypeKind::Bool: return PyKind::Bool;
+    case DTypeKind::SignedInt:
+    case DTypeKind::UnsignedInt: return PyKind::Int;
+    case DTypeKind::ComplexFloat: return PyKind::Complex;
+    default: return PyKind::Float;
+  }
+}
+
+// ---- nested sequences -----------------------------------------------------------------
+
+bool is_sequence(PyObject* o) { return PyList_Check(o) || PyTuple_Check(o); }
+
+struct SeqInfo {
+  Dims shape;
+  PyKind kind = PyKind::Bool;
+  bool any_leaf = false;
+  DType array_dtype;        // dtype of Array leaves, when all leaves are arrays of one dtype
+  bool saw_array = false;
+  bool mixed_array = false;
+};
+
+void scan(PyObject* o, int depth, SeqInfo& info) {
+  if (depth > kMaxRank) throw ValueError("asarray: nested sequence is deeper than 64 levels");
+  if (is_sequence(o)) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if (info.shape.size() == depth) {
+      if (info.any_leaf) throw ValueError("asarray: inhomogeneous nested sequence (ragged depth)");
+      info.shape.push_back(n);
+    } else if (info.shape.size() < depth || info.shape[depth] != n) {
+      throw ValueError("asarray: inhomogeneous nested sequence (ragged lengths)");
+    }
+    PyObject** items = PySequence_Fast_ITEMS(o);
+    for (Py_ssize_t i = 0; i < n; ++i) scan(items[i], depth + 1, info);
+    return;
+  }
+  if (Array* a = try_unwrap(o)) {
+    // Arrays inside a sequence contribute their own dimensions.
+    for (int d = 0; d < a->ndim(); ++d) {
+      if (info.shape.size() == depth + d) {
+        if (info.any_leaf) throw ValueError("asarray: inhomogeneous nested sequence (ragged depth)");
+        info.shape.push_back(a->shape(d));
+      } else if (info.shape[depth + d] != a->shape(d)) {
+        throw ValueError("asarray: inhomogeneous nested sequence (ragged lengths)");
+      }
+    }
+    if (info.shape.size() != depth + a->ndim()) throw ValueError("asarray: inhomogeneous nested sequence");
+    if (info.saw_array && a->dtype() != info.array_dtype) info.mixed_array = true;
+    info.array_dtype = a->dtype();
+    info.saw_array = true;
+    PyKind k = kind_of_dtype(a->dtype());
+    if (k > info.kind) info.kind = k;
+    info.any_leaf = true;
+    return;
+  }
+  if (info.shape.size() != depth) throw ValueError("asarray: inhomogeneous nested sequence (ragged depth)");
+  info.any_leaf = true;
+  if (!is_python_scalar(o)) {
+    // Objects that behave like numbers (NumPy scalars) are taken by value.
+    if (PyIndex_Check(o)) {
+      if (info.kind < PyKind::Int) info.kind = PyKind::Int;
+      return;
+    }
+    if (PyNumber_Check(o) && !PyUnicode_Check(o)) {
+      PyKind k = PyComplex_Check(o) ? PyKind::Complex : PyKind::Float;
+      if (k > info.kind) info.kind = k;
+      return;
+    }
+    throw TypeError(std::string("asarray: cannot convert an object of type ") + Py_TYPE(o)->tp_name +
+                    " to an array element");
+  }
+  PyKind k = kind_of_scalar(o);
+  if (k > info.kind) info.kind = k;
+}
+
+Scalar element_value(PyObject* o) {
+  if (is_python_scalar(o)) return scalar_from_python(o);
+  if (PyIndex_Check(o)) {
+    pybind11::object i = pybind11::reinterpret_steal<pybind11::object>(PyNumber_Index(o));
+    if (!i) throw pybind11::error_already_set();
+    return scalar_from_python(i.ptr());
+  }
+  Py_complex c = PyComplex_AsCComplex(o);
+  if (c.real == -1.0 && PyErr_Occurred()) throw pybind11::error_already_set();
+  return c.imag == 0 && !PyComplex_Check(o) ? Scalar::of_float(c.real) : Scalar::of_complex({c.real, c.imag});
+}
+
+void check_int_range(const DType& d, const Scalar& s) {
+  if ((s.kind == Scalar::Kind::Int || s.kind == Scalar::Kind::UInt) && is_integer(d.scalar) && !int_fits(d, s))
+    throw OverflowError("asarray: Python int " +
+                        (s.kind == Scalar::Kind::UInt ? std::to_string(s.u) : std::to_string(s.i)) +
+                        " is out of range for " + d.name());
+}
+
+void fill_from(PyObject* o, const Array& out, int depth, char* p) {
+  if (is_sequence(o)) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    PyObject** items = PySequence_Fast_ITEMS(o);
+    const int64_t step = out.stride(depth) * out.itemsize();
+    for (Py_ssize_t i = 0; i < n; ++i) fill_from(items[i], out, depth + 1, p + i * step);
+    return;
+  }
+  if (Array* a = try_unwrap(o)) {
+    Dims sh(a->shape().data(), a->ndim()), st(out.strides().data() + depth, a->ndim());
+    Array dst = out.view(sh, st, (p - static_cast<char*>(out.storage()->data())));
+    cast_into(dst, a->device().host_accessible() ? *a : copy_to(*a, Device{}));
+    return;
+  }
+  Scalar s = element_value(o);
+  check_int_range(out.dtype(), s);
+  store_scalar(out.dtype(), s, p);
+}
+
+Array from_sequence(PyObject* obj, const DType* dtype) {
+  // PySequence_Fast on every level would copy tuples; lists and tuples are walked directly.
+  SeqInfo info;
+  scan(obj, 0, info);
+  DType dt = dtype ? *dtype
+             : (info.saw_array && !info.mixed_array && kind_of_dtype(info.array_dtype) == info.kind)
+                 ? info.array_dtype
+                 : default_for(info.kind);
+  Array out = Array::empty(info.shape, dt, Device{});
+  if (out.size() > 0) fill_from(obj, out, 0, out.data());
+  return out;
+}
+
+// ---- buffer protocol ---------------------------------------------------------------------
+
+struct BufferOwner {
+  Py_buffer view;
+};
+
+void release_buffer(void* ctx, void*) {
+  auto* owner = static_cast<BufferOwner*>(ctx);
+  if (Py_IsInitialized()) {
+    PyGILState_STATE st = PyGILState_Ensure();
+    PyBuffer_Release(&owner->view);
+    PyGILState_Release(st);
+  }
+  delete owner;
+}
+
+DType dtype_from_format(const char* fmt, Py_ssize_t itemsize) {
+  std::string f = fmt ? fmt : "B";
+  if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<')) f = f.substr(1);
+  if (!f.empty() && (f[0] == '>' || f[0] == '!'))
+    throw BufferError("asarray: big-endian buffers are not supported");
+  auto sized_int = [&](bool is_signed) {
+    switch (itemsize) {
+      case 1: return DType::of(is_signed ? ScalarType::Int8 : ScalarType::UInt8);
+      case 2: return DType::of(is_signed ? ScalarType::Int16 : ScalarType::UInt16);
+      case 4: return DType::of(is_signed ? ScalarType::Int32 : ScalarType::UInt32);
+      case 8: return DType::of(is_signed ? ScalarType::Int64 : ScalarType::UInt64);
+    }
+    throw BufferError("asarray: unsupported integer buffer item size");
+  };
+  if (f == "?") return DType::of(ScalarType::Bool);
+  if (f == "b" || f == "h" || f == "i" || f == "l" || f == "q" || f == "n") return sized_int(true);
+  if (f == "B" || f == "H" || f == "I" || f == "L" || f == "Q" || f == "N" || f == "c") return sized_int(false);
+  if (f == "e") return DType(DLDataType{kDLFloat, 16, 1});
+  if (f == "f") return DType::of(ScalarType::Float32);
+  if (f == "d") return DType::of(ScalarType::Float64);
+  if (f == "Zf") return DType::of(ScalarType::Complex64);
+  if (f == "Zd") return DType::of(ScalarType::Complex128);
+  throw BufferError("asarray: buffer format '" + f + "' has no dlarray dtype");
+}
+
+Array from_buffer(PyObject* obj) {
+  auto* owner = new BufferOwner();
+  if (PyObject_GetBuffer(obj, &owner->view, PyBUF_RECORDS_RO) != 0) {
+    delete owner;
+    throw pybind11::error_already_set();
+  }
+  Py_buffer& v = owner->view;
+  try {
+    DType dt = dtype_from_format(v.format, v.itemsize);
+    if (dt.itemsize() != v.itemsize) throw BufferError("asarray: buffer item size does not match its format");
+    Dims shape(v.ndim), strides(v.ndim);
+    for (int i = 0; i < v.ndim; ++i) {
+      shape[i] = v.shape ? v.shape[i] : v.len / v.itemsize;
+      int64_t sb = v.strides ? v.strides[i] : 0;
+      if (sb % v.itemsize != 0) throw BufferError("asarray: buffer strides are not multiples of the item size");
+      strides[i] = sb / v.itemsize;
+    }
+    if (!v.strides) strides = contiguous_strides(shape);
+    StoragePtr st = Storage::adopt(DataPtr{v.buf, owner, &release_buffer}, static_cast<size_t>(v.len), Device{});
+    owner = nullptr;  // the storage owns the buffer now
+    Array a(std::move(st), 0, std::move(shape), std::move(strides), dt);
+    if (v.readonly) a.set_readonly(true);
+    return a;
+  } catch (...) {
+    if (owner) {
+      PyBuffer_Release(&owner->view);
+      delete owner;
+    }
+    throw;
+  }
+}
+
+// ---- asarray ------------------------------------------------------------------------------
+
+// Applies dtype/device/copy to an array we already have.
+pybind11::object finish(pybind11::object src_obj, Array a, const DType* dtype, const Device* device, int copy,
+                        bool fresh) {
+  bool changed = false;
+  if (dtype && *dtype != a.dtype()) {
+    if (copy == 0) throw CopyForbidden("asarray: copy=False but converting to " + dtype->name() + " needs a copy");
+    a = cast_to(a.device().host_accessible() ? a : copy_to(a, Device{}), *dtype);
+    changed = true;
+  }
+  if (device && *device != a.device()) {
+    if (copy == 0 && !changed)
+      throw CopyForbidden("asarray: copy=False but moving to '" + device->str() + "' needs a copy");
+    a = copy_to(a, *device);
+    changed = true;
+  }
+  if (copy == 1 && !changed && !fresh) {
+    a = copy_to(a, a.device());
+    changed = true;
+  }
+  if (!changed && src_obj && try_unwrap(src_obj.ptr())) return src_obj;
+  return wrap(std::move(a));
+}
+
+pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind11::handle device_h,
+                         pybind11::handle copy_h) {
+  DType dt;
+  Device dev;
+  const DType* dtype = parse_optional_dtype(dtype_h, &dt) ? &dt : nullptr;
+  const Device* device = parse_optional_device(device_h, &dev) ? &dev : nullptr;
+  int copy = copy_h.is_none() ? -1 : (copy_h.ptr() == Py_True ? 1 : copy_h.ptr() == Py_False ? 0 : -2);
+  if (copy == -2) throw TypeError("asarray: copy must be True, False or None");
+  PyObject* o = obj.ptr();
+
+  if (Array* a = try_unwrap(o)) return finish(pybind11::reinterpret_borrow<pybind11::object>(obj), *a, dtype, device, copy, false);
+
+  if (is_python_scalar(o)) {
+    if (copy == 0) throw CopyForbidden("asarray: copy=False but a Python scalar must be copied into an array");
+    Scalar s = scalar_from_python(o);
+    DType d = dtype ? *dtype : default_for(kind_of_scalar(o));
+    check_int_range(d, s);
+    Array a = Array::empty(Dims{}, d, Device{});
+    store_scalar(d, s, a.data());
+    return finish({}, std::move(a), nullptr, device, -1, true);
+  }
+
+  // Strings are sequences and buffers only by accident; refuse them plainly.
+  if (PyUnicode_Check(o)) throw TypeError("asarray: strings cannot be converted to arrays");
+
+  static PyObject* dlpack_name = PyUnicode_InternFromString("__dlpack__");
+  if (PyObject_HasAttr(o, dlpack_name)) {
+    try {
+      bool copied = false;
+      Array a = import_dlpack(o, nullptr, copy == 1 ? 1 : -1, &copied);
+      return finish({}, std::move(a), dtype, device, copy == 1 && copied ? -1 : copy, copied);
+    } catch (pybind11::error_already_set& e) {
+      // A producer that cannot describe its data (NumPy object or byte-swapped arrays) may
+      // still be readable through the buffer protocol below; anything else propagates.
+      if (!e.matches(PyExc_BufferError) || !PyObject_CheckBuffer(o)) throw;
+    }
+  }
+
+  if (PyObject_CheckBuffer(o) && !is_sequence(o)) {
+    Array a = from_buffer(o);
+    return finish({}, std::move(a), dtype, device, copy, false);
+  }
+
+  if (is_sequence(o)) {
+    if (copy == 0) throw CopyForbidden("asarray: copy=False but a Python sequence must be copied into an array");
+    Array a = from_sequence(o, dtype);
+    return finish({}, std::move(a), nullptr, device, -1, true);
+  }
+  throw TypeError(std::string("asarray: cannot convert an object of type ") + Py_TYPE(o)->tp_name +
+                  " to an array (expected an array, a DLPack or buffer-protocol object, a Python scalar or "
+                  "a nested sequence)");
+}
+
+// ---- shapes and filled constructors --------------------------------------------------------
+
+Dims parse_shape(pybind11::handle h) {
+  Dims shape;
+  if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
+    shape.push_back(h.cast<int64_t>());
+  } else if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
+    for (auto item : h) {
+      if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
+        throw TypeError("shape entries must be integers, got " + std::string(pybind11::repr(item)));
+      shape.push_back(pybind11::reinterpret_borrow<pybind11::object>(item).cast<int64_t>());
+    }
+  } else {
+    throw TypeError("shape must be an int or a tuple of ints, got " + std::string(pybind11::repr(h)));
+  }
+  for (int64_t d : shape)
+    if (d < 0) throw ValueError("negative dimensions are not allowed: " + shape_str(shape));
+  checked_numel(shape);
+  return shape;
+}
+
+Device device_or_default(pybind11::handle h) {
+  Device d{};
+  parse_optional_device(h, &d);
+  return d;
+}
+
+pybind11::object filled(pybind11::handle shape, pybind11::handle dtype_h, pybind11::handle device_h,
+                        const Scalar* value) {
+  DType dt = DType::of(ScalarType::Float64);
+  parse_optional_dtype(dtype_h, &dt);
+  Array a = Array::empty(parse_shape(shape), dt, device_or_default(device_h));
+  if (value) fill(a, *value);
+  return wrap(std::move(a));
+}
+
+pybind11::object full(pybind11::handle shape, pybind11::handle fill_value, pybind11::handle dtype_h,
+                      pybind11::handle device_h) {
+  Scalar s;
+  DType inferred;
+  if (Array* a = try_unwrap(fill_value.ptr())) {
+    if (a->ndim() != 0) throw ValueError("full: fill_value must be a scalar or a 0-d array");
+    Array h = a->device().host_accessible() ? *a : copy_to(*a, Device{});
+    s = load_scalar(h.dtype(), h.data());
+    inferred = a->dtype();
+  } else {
+    if (!is_python_scalar(fill_value.ptr()))
+      throw TypeError("full: fill_value must be a bool, int, float or complex");
+    s = scalar_from_python(fill_value.ptr());
+    inferred = default_for(kind_of_scalar(fill_value.ptr()));
+  }
+  DType dt = inferred;
+  parse_optional_dtype(dtype_h, &dt);
+  if (dt.computes() && is_integer(dt.scalar)) check_int_range(dt, s);
+  Array a = Array::empty(parse_shape(shape), dt, device_or_default(device_h));
+  fill(a, s);
+  return wrap(std::move(a));
+}
+
+pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybind11::handle step_h,
+                        pybind11::handle dtype_h, pybind11::handle device_h) {
+  auto num = [](pybind11::handle h, const char* what) {
+    if (!PyBool_Check(h.ptr()) && (PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr())))
+      return scalar_from_python(h.ptr());
+    if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
+      auto i = pybind11::reinterpret_steal<pybind11::object>(PyNumber_Index(h.ptr()));
+      return scalar_from_python(i.ptr());
+    }
+    throw TypeError(std::string("arange: ") + what + " must be an int or a float");
+  };
+  Scalar start = num(start_h, "start"), stop, step = num(step_h, "step");
+  if (stop_h.is_none()) {
+    stop = start;
+    start = Scalar::of_int(0);
+  } else {
+    stop = num(stop_h, "stop");
+  }
+  auto is_int = [](const Scalar& s) { return s.kind == Scalar::Kind::Int || s.kind == Scalar::Kind::UInt; };
+  const bool all_int = is_int(start) && is_int(stop) && is_int(step);
+  DType dt = DType::of(all_int ? ScalarType::Int64 : ScalarType::Float64);
+  parse_optional_dtype(dtype_h, &dt);
+  if (!dt.computes() || dt.scalar == ScalarType::Bool || is_complex(dt.scalar))
+    throw TypeError("arange: dtype must be a real numeric dtype, got " + dt.name());
+  if (step.as_double() == 0) throw ValueError("arange: step must not be zero");
+  int64_t n;
+  if (all_int && start.kind == Scalar::Kind::Int && stop.kind == Scalar::Kind::Int && step.kind == Scalar::Kind::Int) {
+    // Exact: ceil((stop - start) / step) in 128-bit to avoid overflow.
+    __int128 span = __int128(stop.i) - start.i, st = step.i;
+    __int128 q = span / st;
+    if (span % st != 0 && ((span < 0) == (st < 0))) q += 1;
+    n = q > 0 ? int64_t(q) : 0;
+  } else {
+    double len = std::ceil((stop.as_double() - start.as_double()) / step.as_double());
+    if (!std::isfinite(len)) throw ValueError("arange: the length is not finite");
+    n = len > 0 ? int64_t(len) : 0;
+  }
+  Array host = arange_host(start, step, n, dt);
+  Device dev = device_or_default(device_h);
+  return wrap(dev == host.device() ? host : copy_to(host, dev));
+}
+
+}  // namespace
+
+void bind_creation(pyb::module_& m) {
+  using pyb::arg;
+  m.def("asarray", &asarray, arg("obj"), pyb::pos_only(), pyb::kw_only(), arg("dtype") = pyb::none(),
+        arg("device") = pyb::none(), arg("copy") = pyb::none());
+  m.def("empty", [](pyb::handle s, pyb::handle d, pyb::handle dev) { return filled(s, d, dev, nullptr); },
+        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+  m.def("zeros",
+        [](pyb::handle s, pyb::handle d, pyb::handle dev) {
+          Scalar z = Scalar::of_int(0);
+          return filled(s, d, dev, &z);
+        },
+        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+  m.def("ones",
+        [](pyb::handle s, pyb::handle d, pyb::handle dev) {
+          Scalar one = Scalar::of_int(1);
+          return filled(s, d, dev, &one);
+        },
+        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+  m.def("full", &full, arg("shape"), arg("fill_value"), pyb::kw_only(), arg("dtype") = pyb::none(),
+        arg("device") = pyb::none());
+  m.def("arange", &arange, arg("start"), pyb::pos_only(), arg("stop") = pyb::none(), arg("step") = 1,
+        pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+}
+
+}  // namespace dla::py

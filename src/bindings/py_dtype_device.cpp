@@ -1,0 +1,177 @@
+// py_dtype_device.cpp — `dlarray.DType` and `dlarray.Device`: hashable, comparable values.
+//
+// Dtype objects are singletons per DLPack type so `x.dtype == dlarray.float32` and
+// `x.dtype is dlarray.float32` both hold; a Device compares equal to its string form.
+#include "bindings/py_dtype_device.h"
+
+#include <map>
+#include <tuple>
+
+#include "bindings/bindings.h"
+#include "core/errors.h"
+
+namespace dla::py {
+namespace {
+
+struct PyDType {
+  DType d;
+};
+struct PyDevice {
+  Device d;
+};
+
+uint32_t dtype_key(const DType& d) {
+  return uint32_t(d.dl.code) | (uint32_t(d.dl.bits) << 8) | (uint32_t(d.dl.lanes) << 16);
+}
+
+// Objects live as long as the module; intentionally leaked so they outlive interpreter teardown order.
+std::map<uint32_t, pyb::object>& dtype_cache() {
+  static auto* cache = new std::map<uint32_t, pyb::object>();
+  return *cache;
+}
+PyObject* g_fast_dtypes[kNumScalarTypes] = {};
+
+}  // namespace
+
+pyb::object dtype_object(const DType& d) {
+  if (d.computes()) {
+    PyObject* o = g_fast_dtypes[static_cast<int>(d.scalar)];
+    if (o) return pyb::reinterpret_borrow<pyb::object>(o);
+  }
+  auto& cache = dtype_cache();
+  auto key = dtype_key(d);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  pyb::object o = pyb::cast(PyDType{d});
+  cache.emplace(key, o);
+  if (d.computes()) g_fast_dtypes[static_cast<int>(d.scalar)] = o.inc_ref().ptr();
+  return o;
+}
+
+DType parse_dtype(pyb::handle h) {
+  if (pyb::isinstance<PyDType>(h)) return h.cast<PyDType&>().d;
+  if (pyb::isinstance<pyb::str>(h)) return dtype_from_name(h.cast<std::string>());
+  // Peers' dtype objects (numpy.float32, torch.float32) by their name, as NumPy accepts ours.
+  if (pyb::hasattr(h, "__name__") || pyb::hasattr(h, "name")) {
+    std::string repr = pyb::str(h);
+    throw TypeError("expected a dlarray dtype (such as dlarray.float32), got " + repr);
+  }
+  throw TypeError("expected a dlarray dtype, got " + std::string(pyb::str(pyb::type::handle_of(h))));
+}
+
+bool parse_optional_dtype(pyb::handle h, DType* out) {
+  if (h.is_none()) return false;
+  *out = parse_dtype(h);
+  return true;
+}
+
+pyb::object device_object(const Device& d) {
+  static auto* cache = new std::map<std::pair<int, int>, pyb::object>();
+  auto key = std::make_pair(static_cast<int>(d.kind), d.index);
+  auto it = cache->find(key);
+  if (it != cache->end()) return it->second;
+  pyb::object o = pyb::cast(PyDevice{d});
+  cache->emplace(key, o);
+  return o;
+}
+
+Device parse_device_arg(pyb::handle h) {
+  if (pyb::isinstance<PyDevice>(h)) return h.cast<PyDevice&>().d;
+  if (pyb::isinstance<pyb::str>(h)) return parse_device(h.cast<std::string>());
+  if (pyb::isinstance<pyb::tuple>(h) && pyb::len(h) == 2) {
+    auto t = h.cast<pyb::tuple>();
+    DLDevice dl{static_cast<DLDeviceType>(pyb::int_(t[0]).cast<int>()), pyb::int_(t[1]).cast<int32_t>()};
+    try {
+      return device_from_dl(dl);
+    } catch (const BufferError& e) {
+      throw ValueError(e.what());
+    }
+  }
+  throw TypeError("expected a device (dlarray.Device, a string such as 'cpu' or 'cuda:0', or a "
+                  "(DLDeviceType, index) pair), got " + std::string(pyb::repr(h)));
+}
+
+bool parse_optional_device(pyb::handle h, Device* out) {
+  if (h.is_none()) return false;
+  *out = parse_device_arg(h);
+  return true;
+}
+
+void bind_dtype_device(pyb::module_& m) {
+  pyb::class_<PyDType>(m, "DType", "A dlarray data type. Compare with ==; dtypes are hashable.")
+      .def_property_readonly("name", [](const PyDType& t) { return t.d.name(); })
+      .def_property_readonly("itemsize",
+                             [](const PyDType& t) -> pyb::object {
+                               if (t.d.is_subbyte()) return pyb::none();
+                               return pyb::int_(t.d.itemsize());
+                             })
+      .def_property_readonly("bits", [](const PyDType& t) { return t.d.bits(); })
+      .def_property_readonly("dlpack",
+                             [](const PyDType& t) {
+                               return pyb::make_tuple(t.d.dl.code, t.d.dl.bits, t.d.dl.lanes);
+                             },
+                             "(type code, bits, lanes) as DLPack's DLDataType holds them")
+      .def("__eq__",
+           [](const PyDType& a, pyb::handle b) {
+             if (pyb::isinstance<PyDType>(b)) return a.d == b.cast<PyDType&>().d;
+             return false;
+           })
+      .def("__ne__",
+           [](const PyDType& a, pyb::handle b) {
+             if (pyb::isinstance<PyDType>(b)) return a.d != b.cast<PyDType&>().d;
+             return true;
+           })
+      .def("__hash__", [](const PyDType& a) { return dtype_key(a.d); })
+      .def("__repr__", [](const PyDType& a) { return "dlarray." + a.d.name(); })
+      .def("__str__", [](const PyDType& a) { return a.d.name(); })
+      .def("__reduce__", [](const PyDType& a) {
+        return pyb::make_tuple(pyb::module_::import("dlarray").attr("_dtype_from_name"),
+                               pyb::make_tuple(a.d.name()));
+      });
+
+  size_t n = 0;
+  const DType* named = named_dtypes(&n);
+  for (size_t i = 0; i < n; ++i) m.attr(named[i].name().c_str()) = dtype_object(named[i]);
+
+  pyb::class_<PyDevice>(m, "Device",
+                        "A device: Device('cpu'), Device('cuda', 0), Device('cuda:1'). Equal to its string form.")
+      .def(pyb::init([](const std::string& kind, pyb::object index) {
+             Device d = parse_device(kind);
+             if (!index.is_none()) {
+               if (kind.find(':') != std::string::npos)
+                 throw ValueError("device '" + kind + "' already names an index");
+               d.index = index.cast<int32_t>();
+               if (d.index < 0) throw ValueError("device index must be >= 0");
+               if (d.kind == DeviceKind::CPU && d.index != 0)
+                 throw ValueError("dlarray has one CPU device, 'cpu'");
+             }
+             return PyDevice{d};
+           }),
+           pyb::arg("kind"), pyb::arg("index") = pyb::none())
+      .def_property_readonly("type", [](const PyDevice& d) { return device_kind_name(d.d.kind); })
+      .def_property_readonly("index", [](const PyDevice& d) { return d.d.index; })
+      .def("__dlpack_device__",
+           [](const PyDevice& d) { return pyb::make_tuple(static_cast<int>(d.d.kind), d.d.index); })
+      .def("__eq__",
+           [](const PyDevice& a, pyb::handle b) {
+             if (pyb::isinstance<PyDevice>(b)) return a.d == b.cast<PyDevice&>().d;
+             if (pyb::isinstance<pyb::str>(b)) {
+               try {
+                 return a.d == parse_device(b.cast<std::string>());
+               } catch (const ValueError&) {
+                 return false;
+               }
+             }
+             return false;
+           })
+      .def("__ne__",
+           [](pyb::handle a, pyb::handle b) { return !a.attr("__eq__")(b).cast<bool>(); })
+      .def("__hash__", [](const PyDevice& d) { return pyb::hash(pyb::str(d.d.str())); })
+      .def("__str__", [](const PyDevice& d) { return d.d.str(); })
+      .def("__repr__", [](const PyDevice& d) { return "Device('" + d.d.str() + "')"; })
+      .def("__reduce__", [](const PyDevice& d) {
+        return pyb::make_tuple(pyb::module_::import("dlarray").attr("Device"), pyb::make_tuple(d.d.str()));
+      });
+}
+
+}  // namespace dla::py

@@ -1,0 +1,23 @@
+// py_dtype_device.h — Python objects for dtypes and devices, and argument parsing for both.
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include "core/device.h"
+#include "core/dtype.h"
+
+namespace dla::py {
+namespace pyb = pybind11;
+
+// The canonical Python dtype object (dlarray.float32, ...) for d; the same object each time.
+pyb::object dtype_object(const DType& d);
+// Accepts a dlarray dtype object or a dtype name string; TypeError otherwise.
+DType parse_dtype(pyb::handle h);
+// None -> nullopt-like false; returns true and sets *out when a dtype was given.
+bool parse_optional_dtype(pyb::handle h, DType* out);
+
+pyb::object device_object(const Device& d);
+// Accepts a dlarray.Device, a string ("cpu", "cuda:0"), or a (DLDeviceType, id) pair.
+Device parse_device_arg(pyb::handle h);
+bool parse_optional_device(pyb::handle h, Device* out);
+
+}  // namespace dla::py

@@ -1,0 +1,100 @@
+// array.cpp — layout queries and view construction for Array.
+#include "core/array.h"
+
+#include "core/errors.h"
+
+namespace dla {
+
+Array::Array(StoragePtr storage, int64_t byte_offset, Dims shape, Dims strides, DType dtype,
+             uint8_t flags)
+    : storage_(std::move(storage)),
+      byte_offset_(byte_offset),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      dtype_(dtype),
+      flags_(flags) {}
+
+Dims contiguous_strides(const Dims& shape) {
+  Dims s(shape.size());
+  int64_t acc = 1;
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    s[i] = acc;
+    acc *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return s;
+}
+
+int64_t checked_numel(const Dims& shape) {
+  if (shape.size() > kMaxRank)
+    throw ValueError("arrays have at most " + std::to_string(kMaxRank) + " dimensions, got " +
+                     std::to_string(shape.size()));
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw ValueError("negative dimensions are not allowed: shape " + shape_str(shape));
+    if (d != 0 && n > INT64_MAX / d)
+      throw ValueError("array is too big: shape " + shape_str(shape) + " overflows int64");
+    n *= d;
+  }
+  return n;
+}
+
+std::string shape_str(const Dims& shape) {
+  std::string s = "(";
+  for (int i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+Array Array::empty(const Dims& shape, DType dtype, Device device, StreamHandle stream) {
+  int64_t n = checked_numel(shape);
+  int64_t bytes = dtype.nbytes_for(n);
+  if (n > 0 && bytes / n > dtype.itemsize() + 1 && !dtype.is_subbyte())
+    throw MemoryError("array is too big: " + std::to_string(n) + " elements");
+  StoragePtr st = Storage::allocate(static_cast<size_t>(bytes), device, stream);
+  return Array(std::move(st), 0, shape, contiguous_strides(shape), dtype);
+}
+
+int64_t Array::size() const {
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
+
+bool Array::is_c_contiguous() const {
+  // Size-0 and size-1 dimensions never break contiguity, whatever their stride.
+  int64_t expected = 1;
+  for (int i = ndim() - 1; i >= 0; --i) {
+    if (shape_[i] == 0) return true;
+    if (shape_[i] != 1 && strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+bool Array::is_f_contiguous() const {
+  int64_t expected = 1;
+  for (int i = 0; i < ndim(); ++i) {
+    if (shape_[i] == 0) return true;
+    if (shape_[i] != 1 && strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+Array Array::view(Dims shape, Dims strides, int64_t byte_offset, DType dtype) const {
+  return Array(storage_, byte_offset, std::move(shape), std::move(strides), dtype, flags_);
+}
+
+Array Array::permuted(const int* axes) const {
+  Dims sh(ndim()), st(ndim());
+  for (int i = 0; i < ndim(); ++i) {
+    sh[i] = shape_[axes[i]];
+    st[i] = strides_[axes[i]];
+  }
+  return view(std::move(sh), std::move(st), byte_offset_);
+}
+
+}  // namespace dla

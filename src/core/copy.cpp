@@ -1,0 +1,113 @@
+// copy.cpp — strided host copies and cross-device staging.
+#include "core/copy.h"
+
+#include <array>
+#include <cstring>
+
+#include "core/errors.h"
+#include "core/runtime.h"
+#include "core/strided_loop.h"
+
+namespace dla {
+namespace {
+
+template <class T>
+void copy_row(char** p, const int64_t* s, int64_t n) {
+  char* d = p[0];
+  const char* src = p[1];
+  if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
+    std::memmove(d, src, n * sizeof(T));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1])
+    std::memcpy(d, src, sizeof(T));
+}
+
+struct Bytes16 {
+  char b[16];
+};
+
+void host_strided_copy(const Array& dst, const Array& src) {
+  const int64_t item = src.itemsize();
+  Dims ds(dst.ndim()), ss(src.ndim());
+  for (int i = 0; i < dst.ndim(); ++i) {
+    ds[i] = dst.stride(i) * item;
+    ss[i] = src.stride(i) * item;
+  }
+  auto L = coalesce<2>(dst.shape(), {ds.data(), ss.data()});
+  std::array<char*, 2> base{dst.data(), src.data()};
+  switch (item) {
+    case 1: return for_each_row(L, base, copy_row<uint8_t>);
+    case 2: return for_each_row(L, base, copy_row<uint16_t>);
+    case 4: return for_each_row(L, base, copy_row<uint32_t>);
+    case 8: return for_each_row(L, base, copy_row<uint64_t>);
+    case 16: return for_each_row(L, base, copy_row<Bytes16>);
+  }
+  for_each_row(L, base, [item](char** p, const int64_t* s, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], p[1] + i * s[1], item);
+  });
+}
+
+DeviceRuntime& runtime_between(Device a, Device b) {
+  // The non-CPU side drives the copy (it knows about pinned and device memory).
+  return runtime_for(a.kind == DeviceKind::CPU ? b : a);
+}
+
+}  // namespace
+
+void copy_into(const Array& dst, const Array& src, StreamHandle stream) {
+  if (dst.shape() != src.shape())
+    throw ValueError("copy: shape mismatch " + shape_str(dst.shape()) + " vs " + shape_str(src.shape()));
+  if (dst.dtype() != src.dtype()) throw ValueError("copy: dtype mismatch");
+  if (dst.size() == 0) return;
+  const Device dd = dst.device(), sd = src.device();
+  const bool both_contig = dst.is_c_contiguous() && src.is_c_contiguous();
+  if (src.dtype().is_subbyte() && !both_contig)
+    throw BufferError("copy: strided layouts of sub-byte dtype " + src.dtype().name() + " are not supported");
+
+  if (dd.host_accessible() && sd.host_accessible()) {
+    // Managed/pinned memory may still be written by queued device work.
+    if (dd.kind != DeviceKind::CPU) runtime_for(dd).synchronize(dd, stream);
+    if (sd.kind != DeviceKind::CPU && sd != dd) runtime_for(sd).synchronize(sd, stream);
+    if (both_contig)
+      std::memmove(dst.data(), src.data(), src.nbytes());
+    else
+      host_strided_copy(dst, src);
+    return;
+  }
+  if (both_contig) {
+    runtime_between(dd, sd).copy_bytes(dst.data(), dd, src.data(), sd, src.nbytes(), stream);
+    return;
+  }
+  // A strided side on a device: stage through contiguous buffers. Contiguous copies on a
+  // device are done by the device backend's own kernels (ascontiguous dispatches there).
+  Array s = ascontiguous(src);
+  if (dst.is_c_contiguous()) {
+    copy_into(dst, s, stream);
+    return;
+  }
+  Array staged = Array::empty(dst.shape(), dst.dtype(), dd, stream);
+  copy_into(staged, s, stream);
+  copy_into(dst, staged, stream);
+}
+
+Array copy_to(const Array& src, Device device, StreamHandle stream) {
+  Array out = Array::empty(src.shape(), src.dtype(), device, stream);
+  copy_into(out, src, stream);
+  return out;
+}
+
+Array ascontiguous(const Array& src) {
+  if (src.is_c_contiguous()) return src;
+  const Device d = src.device();
+  if (d.host_accessible()) {
+    Array out = Array::empty(src.shape(), src.dtype(), d);
+    copy_into(out, src);
+    return out;
+  }
+  Array out = Array::empty(src.shape(), src.dtype(), d);
+  runtime_for(d).copy_strided(out, src, runtime_for(d).current_stream(d.index));
+  return out;
+}
+
+}  // namespace dla

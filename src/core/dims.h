@@ -1,0 +1,117 @@
+// dims.h — Dims, the shape/strides container: inline for small ranks, heap beyond.
+//
+// Most arrays have rank <= 6, so shape and strides live inside the Array and building a
+// view allocates nothing. Ranks up to kMaxRank (64) are supported.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <utility>
+
+namespace dla {
+
+constexpr int kMaxRank = 64;
+
+class Dims {
+ public:
+  static constexpr int kInline = 6;
+
+  Dims() = default;
+  explicit Dims(int n, int64_t fill = 0) { resize(n, fill); }
+  Dims(const int64_t* p, int n) { assign(p, n); }
+  Dims(std::initializer_list<int64_t> v) { assign(v.begin(), static_cast<int>(v.size())); }
+  Dims(const Dims& o) { assign(o.data(), o.size_); }
+  Dims(Dims&& o) noexcept { steal(o); }
+  Dims& operator=(const Dims& o) {
+    if (this != &o) assign(o.data(), o.size_);
+    return *this;
+  }
+  Dims& operator=(Dims&& o) noexcept {
+    if (this != &o) {
+      free_heap();
+      steal(o);
+    }
+    return *this;
+  }
+  ~Dims() { free_heap(); }
+
+  int size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  int64_t* data() { return heap_ ? heap_ : inline_; }
+  const int64_t* data() const { return heap_ ? heap_ : inline_; }
+  int64_t& operator[](int i) { return data()[i]; }
+  int64_t operator[](int i) const { return data()[i]; }
+  int64_t* begin() { return data(); }
+  int64_t* end() { return data() + size_; }
+  const int64_t* begin() const { return data(); }
+  const int64_t* end() const { return data() + size_; }
+  int64_t back() const { return data()[size_ - 1]; }
+
+  void resize(int n, int64_t fill = 0) {
+    reserve(n);
+    for (int i = size_; i < n; ++i) data()[i] = fill;
+    size_ = n;
+  }
+  void push_back(int64_t v) {
+    reserve(size_ + 1);
+    data()[size_++] = v;
+  }
+  void insert(int pos, int64_t v) {
+    reserve(size_ + 1);
+    int64_t* d = data();
+    std::memmove(d + pos + 1, d + pos, sizeof(int64_t) * (size_ - pos));
+    d[pos] = v;
+    ++size_;
+  }
+  void erase(int pos) {
+    int64_t* d = data();
+    std::memmove(d + pos, d + pos + 1, sizeof(int64_t) * (size_ - pos - 1));
+    --size_;
+  }
+  void assign(const int64_t* p, int n) {
+    size_ = 0;
+    reserve(n);
+    if (n) std::memmove(data(), p, sizeof(int64_t) * n);
+    size_ = n;
+  }
+  bool operator==(const Dims& o) const {
+    return size_ == o.size_ && (size_ == 0 || std::memcmp(data(), o.data(), sizeof(int64_t) * size_) == 0);
+  }
+  bool operator!=(const Dims& o) const { return !(*this == o); }
+
+ private:
+  void reserve(int n) {
+    if (n <= capacity()) return;
+    int cap = n < 2 * capacity() ? 2 * capacity() : n;
+    auto* h = new int64_t[cap];
+    if (size_) std::memcpy(h, data(), sizeof(int64_t) * size_);
+    free_heap();
+    heap_ = h;
+    cap_ = cap;
+  }
+  int capacity() const { return heap_ ? cap_ : kInline; }
+  void free_heap() {
+    delete[] heap_;
+    heap_ = nullptr;
+    cap_ = 0;
+  }
+  void steal(Dims& o) {
+    size_ = o.size_;
+    if (o.heap_) {
+      heap_ = std::exchange(o.heap_, nullptr);
+      cap_ = std::exchange(o.cap_, 0);
+    } else {
+      heap_ = nullptr;
+      cap_ = 0;
+      std::memcpy(inline_, o.inline_, sizeof(int64_t) * size_);
+    }
+    o.size_ = 0;
+  }
+
+  int64_t inline_[kInline];
+  int64_t* heap_ = nullptr;
+  int size_ = 0;
+  int cap_ = 0;
+};
+
+}  // namespace dla

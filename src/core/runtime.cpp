@@ -1,0 +1,41 @@
+// runtime.cpp — the runtime registry.
+#include "core/runtime.h"
+
+#include <string>
+
+#include "core/array.h"
+#include "core/errors.h"
+
+namespace dla {
+namespace {
+constexpr int kMaxKinds = 32;
+DeviceRuntime* g_runtimes[kMaxKinds] = {};
+}  // namespace
+
+void register_runtime(DeviceKind kind, DeviceRuntime* runtime) {
+  g_runtimes[static_cast<int>(kind)] = runtime;
+}
+
+DeviceRuntime* find_runtime(DeviceKind kind) {
+  int k = static_cast<int>(kind);
+  return (k >= 0 && k < kMaxKinds) ? g_runtimes[k] : nullptr;
+}
+
+void DeviceRuntime::copy_strided(const Array& dst, const Array&, StreamHandle) {
+  throw NotImplementedError("strided copies on device '" + dst.device().str() +
+                            "' are not supported by this build");
+}
+
+DeviceRuntime& runtime_for(Device device) {
+  DeviceRuntime* rt = find_runtime(device.kind);
+  if (!rt)
+    throw ValueError("device '" + device.str() + "' is not available: this build of dlarray has no " +
+                     device_kind_name(device.kind) + " backend");
+  int count = rt->device_count();
+  if (device.index < 0 || device.index >= count)
+    throw ValueError("device '" + device.str() + "' does not exist (" + std::to_string(count) + " " +
+                     device_kind_name(device.kind) + " device(s) visible)");
+  return *rt;
+}
+
+}  // namespace dla

@@ -1,0 +1,135 @@
+// dlpack_core.cpp — building and consuming DLPack managed tensors.
+#include "dlpack/dlpack_core.h"
+
+#include <new>
+#include <string>
+
+#include "core/errors.h"
+
+namespace dla {
+namespace {
+
+// One allocation holds the managed tensor and everything it points to.
+template <class Managed>
+struct ExportHolder {
+  Managed managed{};
+  Array array;  // keeps the storage alive; its Dims hold shape and strides
+};
+
+template <class Managed>
+void delete_holder(Managed* self) {
+  delete static_cast<ExportHolder<Managed>*>(self->manager_ctx);
+}
+
+template <class Managed>
+ExportHolder<Managed>* make_holder(const Array& a) {
+  auto* h = new ExportHolder<Managed>();
+  h->array = a;
+  h->managed.manager_ctx = h;
+  h->managed.deleter = &delete_holder<Managed>;
+  fill_borrowed(h->array, &h->managed.dl_tensor);
+  return h;
+}
+
+void check_dtype(const DLDataType& t) {
+  if (t.code > kDLFloat4_e2m1fn)
+    throw BufferError("DLPack dtype code " + std::to_string(t.code) + " is unknown to dlarray (DLPack 1.3)");
+  if (t.bits == 0 || t.lanes == 0)
+    throw BufferError("DLPack dtype has zero bits or lanes");
+  if (t.code == kDLBool && t.bits != 8) throw BufferError("DLPack bool must have 8 bits");
+  if (t.code == kDLFloat6_e2m3fn || t.code == kDLFloat6_e3m2fn) {
+    if (t.bits != 6) throw BufferError("DLPack fp6 types must have bits == 6");
+  }
+  if (t.code == kDLFloat4_e2m1fn && t.bits != 4) throw BufferError("DLPack fp4 must have bits == 4");
+}
+
+// Builds the Array for a DLTensor whose memory `release` frees. Throws BufferError on a
+// tensor dlarray cannot describe; the caller then releases the tensor.
+Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
+  if (t.ndim < 0 || t.ndim > kMaxRank)
+    throw BufferError("DLPack tensor has ndim " + std::to_string(t.ndim) + "; dlarray supports 0.." +
+                      std::to_string(kMaxRank));
+  check_dtype(t.dtype);
+  if (flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED)
+    throw BufferError("DLPack tensors with padded sub-byte elements are not supported; send them packed");
+  Device device = device_from_dl(t.device);
+  if (t.ndim > 0 && t.shape == nullptr) throw BufferError("DLPack tensor has ndim > 0 and a NULL shape");
+  Dims shape(t.shape ? t.shape : nullptr, t.shape ? t.ndim : 0);
+  for (int64_t d : shape)
+    if (d < 0) throw BufferError("DLPack tensor has a negative dimension");
+  Dims strides = t.strides ? Dims(t.strides, t.ndim) : contiguous_strides(shape);
+  DType dtype(t.dtype);
+  int64_t n = checked_numel(shape);
+  if (dtype.is_subbyte()) {
+    // Packed sub-byte data is addressed by bytes: only compact row-major layouts make sense.
+    Dims compact = contiguous_strides(shape);
+    for (int i = 0; i < shape.size(); ++i)
+      if (shape[i] > 1 && strides[i] != compact[i])
+        throw BufferError("strided sub-byte DLPack tensors are not supported");
+  }
+  size_t nbytes = static_cast<size_t>(dtype.nbytes_for(n));
+  StoragePtr st = Storage::adopt(release, nbytes, device);
+  Array a(std::move(st), static_cast<int64_t>(t.byte_offset), std::move(shape), std::move(strides), dtype);
+  if (flags & DLPACK_FLAG_BITMASK_READ_ONLY) a.set_readonly(true);
+  return a;
+}
+
+void call_versioned_deleter(void* ctx, void*) {
+  auto* mt = static_cast<DLManagedTensorVersioned*>(ctx);
+  if (mt->deleter) mt->deleter(mt);
+}
+void call_legacy_deleter(void* ctx, void*) {
+  auto* mt = static_cast<DLManagedTensor*>(ctx);
+  if (mt->deleter) mt->deleter(mt);
+}
+
+}  // namespace
+
+void fill_borrowed(const Array& a, DLTensor* out) {
+  out->data = a.storage() ? static_cast<void*>(a.data()) : nullptr;
+  out->device = a.device().to_dl();
+  out->ndim = a.ndim();
+  out->dtype = a.dtype().dl;
+  out->shape = const_cast<int64_t*>(a.shape().data());
+  out->strides = const_cast<int64_t*>(a.strides().data());
+  out->byte_offset = 0;
+}
+
+DLManagedTensorVersioned* export_versioned(const Array& a, uint64_t extra_flags) {
+  auto* h = make_holder<DLManagedTensorVersioned>(a);
+  h->managed.version = kDLPackVersion;
+  h->managed.flags = extra_flags | (a.readonly() ? DLPACK_FLAG_BITMASK_READ_ONLY : 0);
+  return &h->managed;
+}
+
+DLManagedTensor* export_legacy(const Array& a) { return &make_holder<DLManagedTensor>(a)->managed; }
+
+Array import_versioned(DLManagedTensorVersioned* mt) {
+  if (!mt) throw BufferError("DLPack producer returned a NULL DLManagedTensorVersioned");
+  if (mt->version.major != DLPACK_MAJOR_VERSION) {
+    // Only the fields up to `flags` are stable across majors: release and touch nothing else.
+    uint32_t major = mt->version.major;
+    if (mt->deleter) mt->deleter(mt);
+    throw BufferError("DLPack tensor has major version " + std::to_string(major) +
+                      "; dlarray understands major version " + std::to_string(DLPACK_MAJOR_VERSION));
+  }
+  try {
+    return array_from_dltensor(mt->dl_tensor, DataPtr{mt->dl_tensor.data, mt, &call_versioned_deleter},
+                               mt->flags);
+  } catch (...) {
+    if (mt->deleter) mt->deleter(mt);
+    throw;
+  }
+}
+
+Array import_legacy(DLManagedTensor* mt) {
+  if (!mt) throw BufferError("DLPack producer returned a NULL DLManagedTensor");
+  try {
+    return array_from_dltensor(mt->dl_tensor, DataPtr{mt->dl_tensor.data, mt, &call_legacy_deleter}, 0);
+  } catch (...) {
+    if (mt->deleter) mt->deleter(mt);
+    throw;
+  }
+}
+
+}  // namespace dla

@@ -1,0 +1,401 @@
+// dlpack_py.cpp — the Python protocol: Array.__dlpack__, Array.__dlpack_device__, from_dlpack.
+//
+// Producer and consumer follow the array API 2023.12+ rules and DLPack 1.3 (see
+// ../shared/docs/dlpack.md): versioned capsules when the consumer allows, legacy otherwise;
+// capsules renamed on consumption; deleters called exactly once on every path; a peer's C
+// exchange table preferred over __dlpack__ when its type publishes one.
+#include <Python.h>
+#include <pybind11/pybind11.h>
+
+#include <cstring>
+#include <string>
+
+#include "bindings/bindings.h"
+#include "bindings/fastcall.h"
+#include "bindings/py_array.h"
+#include "bindings/py_dtype_device.h"
+#include "bindings/py_errors.h"
+#include "core/copy.h"
+#include "core/errors.h"
+#include "core/runtime.h"
+#include "dlpack/copy_error.h"
+#include "dlpack/dlpack_core.h"
+#include "dlpack/exchange_api.h"
+#include "dlpack/dlpack_py.h"
+#include "dlpack/stream_sync.h"
+
+namespace dla::py {
+namespace {
+
+constexpr const char* kVersionedName = "dltensor_versioned";
+constexpr const char* kLegacyName = "dltensor";
+constexpr const char* kUsedVersionedName = "used_dltensor_versioned";
+constexpr const char* kUsedLegacyName = "used_dltensor";
+
+// A capsule's own destructor releases the tensor only while nobody has consumed it.
+void versioned_capsule_destructor(PyObject* cap) {
+  if (!PyCapsule_IsValid(cap, kVersionedName)) return;
+  auto* mt = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, kVersionedName));
+  if (mt && mt->deleter) mt->deleter(mt);
+}
+void legacy_capsule_destructor(PyObject* cap) {
+  if (!PyCapsule_IsValid(cap, kLegacyName)) return;
+  auto* mt = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, kLegacyName));
+  if (mt && mt->deleter) mt->deleter(mt);
+}
+
+// Optional[bool] keyword: -1 for None/absent, else 0/1. TypeError for anything else.
+int parse_copy(PyObject* v, const char* fname) {
+  if (!v || v == Py_None) return -1;
+  if (v == Py_True) return 1;
+  if (v == Py_False) return 0;
+  throw TypeError(std::string(fname) + ": copy must be True, False or None");
+}
+
+bool int_pair(PyObject* v, long long* a, long long* b) {
+  if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 2) return false;
+  PyObject* x = PyTuple_GET_ITEM(v, 0);
+  PyObject* y = PyTuple_GET_ITEM(v, 1);
+  if (!PyLong_Check(x) || !PyLong_Check(y)) return false;  // IntEnum members are ints
+  *a = PyLong_AsLongLong(x);
+  *b = PyLong_AsLongLong(y);
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
+KwSpec<4> g_dlpack_kw{{"stream", "max_version", "dl_device", "copy"}};
+
+PyObject* array_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  try {
+    if (nargs != 0) throw TypeError("__dlpack__() takes only keyword arguments");
+    PyObject* kw[4];
+    parse_keywords("__dlpack__", g_dlpack_kw, args, nargs, kwnames, kw);
+    PyObject *stream = kw[0], *max_version = kw[1], *dl_device = kw[2];
+    const int copy = parse_copy(kw[3], "__dlpack__");
+    const Array& a = unwrap(self, "self");
+
+    bool versioned = false;
+    if (max_version && max_version != Py_None) {
+      long long major, minor;
+      if (!int_pair(max_version, &major, &minor))
+        throw TypeError("__dlpack__: max_version must be None or a (major, minor) tuple of ints");
+      versioned = major >= 1;  // older consumers get the legacy struct, which dlarray keeps
+    }
+
+    Device target = a.device();
+    if (dl_device && dl_device != Py_None) {
+      long long type, id;
+      if (!int_pair(dl_device, &type, &id))
+        throw TypeError("__dlpack__: dl_device must be None or a (device_type, device_id) tuple");
+      target = device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
+      if (target != a.device() && !(target.kind == DeviceKind::CPU || find_runtime(target.kind)))
+        throw BufferError("__dlpack__: dlarray cannot export to device '" + target.str() + "'");
+    }
+
+    // Stream rules are the device's business; CPU accepts only None.
+    StreamRequest req = parse_stream_request(target, stream);
+
+    const char* why_copy = nullptr;
+    if (target != a.device()) why_copy = "dl_device names another device";
+    else if (copy == 1) why_copy = "copy=True";
+    else if (!versioned && a.readonly())
+      why_copy = "the array is read-only and a legacy (max_version=None) capsule cannot say so";
+    if (why_copy && copy == 0)
+      throw CopyForbidden(std::string("__dlpack__: copy=False but a copy is needed (") + why_copy + ")");
+
+    Array out = a;
+    if (why_copy) {
+      try {
+        out = copy_for_consumer(a, target, req);
+      } catch (const ValueError& e) {
+        throw BufferError(std::string("__dlpack__: cannot copy to the requested device: ") + e.what());
+      }
+    } else {
+      make_consumer_wait(a, req);
+    }
+
+    if (versioned) {
+      DLManagedTensorVersioned* mt = export_versioned(out, why_copy ? DLPACK_FLAG_BITMASK_IS_COPIED : 0);
+      PyObject* cap = PyCapsule_New(mt, kVersionedName, versioned_capsule_destructor);
+      if (!cap) mt->deleter(mt);
+      return cap;
+    }
+    DLManagedTensor* mt = export_legacy(out);
+    PyObject* cap = PyCapsule_New(mt, kLegacyName, legacy_capsule_destructor);
+    if (!cap) mt->deleter(mt);
+    return cap;
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+PyObject* array_dlpack_device(PyObject* self, PyObject*) {
+  try {
+    const Array& a = unwrap(self, "self");
+    Device d = a.device();
+    return Py_BuildValue("(ii)", static_cast<int>(d.kind), d.index);
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+// Takes the tensor out of a capsule, renaming it first so its destructor leaves it alone.
+Array consume_capsule(PyObject* cap, bool* copied) {
+  if (!PyCapsule_CheckExact(cap))
+    throw TypeError("__dlpack__ returned a " + std::string(Py_TYPE(cap)->tp_name) + ", not a PyCapsule");
+  if (PyCapsule_IsValid(cap, kVersionedName)) {
+    auto* mt = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, kVersionedName));
+    if (PyCapsule_SetName(cap, kUsedVersionedName) != 0) throw pybind11::error_already_set();
+    // Read the flag before import: after a version mismatch the struct is gone.
+    *copied = mt && mt->version.major == DLPACK_MAJOR_VERSION && (mt->flags & DLPACK_FLAG_BITMASK_IS_COPIED);
+    return import_versioned(mt);
+  }
+  if (PyCapsule_IsValid(cap, kLegacyName)) {
+    auto* mt = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, kLegacyName));
+    if (PyCapsule_SetName(cap, kUsedLegacyName) != 0) throw pybind11::error_already_set();
+    *copied = false;
+    return import_legacy(mt);
+  }
+  const char* name = PyCapsule_GetName(cap);
+  PyErr_Clear();
+  if (name && (std::strcmp(name, kUsedVersionedName) == 0 || std::strcmp(name, kUsedLegacyName) == 0))
+    throw BufferError("this DLPack capsule was already consumed");
+  throw BufferError(std::string("not a DLPack capsule (name '") + (name ? name : "NULL") + "')");
+}
+
+bool mentions_new_keyword(PyObject* exc_value) {
+  PyObject* s = exc_value ? PyObject_Str(exc_value) : nullptr;
+  if (!s) {
+    PyErr_Clear();
+    return false;
+  }
+  const char* msg = PyUnicode_AsUTF8(s);
+  bool hit = msg && (std::strstr(msg, "max_version") || std::strstr(msg, "dl_device") ||
+                     std::strstr(msg, "copy") || std::strstr(msg, "keyword"));
+  Py_DECREF(s);
+  return hit;
+}
+
+struct Interned {
+  PyObject* dlpack = nullptr;
+  PyObject* dlpack_device = nullptr;
+  PyObject* version = nullptr;  // (1, 3)
+  PyObject* kw_versioned = nullptr;         // ("max_version",)
+  PyObject* kw_versioned_copy = nullptr;    // ("max_version", "copy")
+  PyObject* kw_versioned_device = nullptr;  // ("max_version", "dl_device", "copy")
+  PyObject* kw_stream = nullptr;            // ("stream",)
+  void init() {
+    if (dlpack) return;
+    dlpack = PyUnicode_InternFromString("__dlpack__");
+    dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
+    version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+    kw_versioned = Py_BuildValue("(s)", "max_version");
+    kw_versioned_copy = Py_BuildValue("(ss)", "max_version", "copy");
+    kw_versioned_device = Py_BuildValue("(sss)", "max_version", "dl_device", "copy");
+    kw_stream = Py_BuildValue("(s)", "stream");
+  }
+} g;
+
+// Imports through the __dlpack__ protocol. Sets *copied when the producer made a copy.
+Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copied) {
+  PyObject* meth_dev = PyObject_GetAttr(x, g.dlpack_device);
+  Device src_dev{};
+  if (meth_dev) {
+    PyObject* r = PyObject_CallNoArgs(meth_dev);
+    Py_DECREF(meth_dev);
+    if (!r) throw pybind11::error_already_set();
+    long long type, id;
+    bool ok = int_pair(r, &type, &id);
+    Py_DECREF(r);
+    if (!ok) throw TypeError("__dlpack_device__() must return a (device_type, device_id) tuple");
+    src_dev = device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
+  } else {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw pybind11::error_already_set();
+    PyErr_Clear();
+  }
+
+  // The stream the producer must order its work before (GPU sources only).
+  PyObject* stream = consumer_stream_argument(src_dev);  // new reference or nullptr
+
+  PyObject* dl_device = nullptr;
+  if (want && *want != src_dev) {
+    DLDevice d = want->to_dl();
+    dl_device = Py_BuildValue("(ii)", static_cast<int>(d.device_type), d.device_id);
+  }
+  PyObject* copy_obj = copy < 0 ? Py_None : (copy ? Py_True : Py_False);
+
+  // Versioned call: self, max_version[, dl_device, copy][, stream].
+  PyObject* argv[6] = {x, g.version};
+  Py_ssize_t n = 2;
+  PyObject* kwn;
+  if (dl_device) {
+    argv[n++] = dl_device;
+    argv[n++] = copy_obj;
+    kwn = g.kw_versioned_device;
+  } else if (copy >= 0) {
+    argv[n++] = copy_obj;
+    kwn = g.kw_versioned_copy;
+  } else {
+    kwn = g.kw_versioned;
+  }
+  PyObject* kwn_full = kwn;
+  if (stream) {
+    argv[n++] = stream;
+    kwn_full = PySequence_Concat(kwn, g.kw_stream);
+  }
+  PyObject* cap = PyObject_VectorcallMethod(g.dlpack, argv, 1, kwn_full);
+  if (kwn_full != kwn) Py_DECREF(kwn_full);
+  bool passed_new_keywords = true;
+  if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    // An older producer: retry without max_version/dl_device/copy, but only when the
+    // TypeError is about those keywords; any other TypeError is the producer's real answer.
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyErr_NormalizeException(&et, &ev, &tb);
+    if (mentions_new_keyword(ev)) {
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+      passed_new_keywords = false;
+      if (stream) {
+        PyObject* argv2[2] = {x, stream};
+        cap = PyObject_VectorcallMethod(g.dlpack, argv2, 1, g.kw_stream);
+      } else {
+        PyObject* argv2[1] = {x};
+        cap = PyObject_VectorcallMethod(g.dlpack, argv2, 1, nullptr);
+      }
+    } else {
+      PyErr_Restore(et, ev, tb);
+    }
+  }
+  Py_XDECREF(dl_device);
+  Py_XDECREF(stream);
+  if (!cap) {
+    if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      PyErr_Clear();
+      throw TypeError(std::string("from_dlpack: objects of type ") + Py_TYPE(x)->tp_name +
+                      " do not support DLPack (no __dlpack__ method)");
+    }
+    throw pybind11::error_already_set();
+  }
+  try {
+    Array a = consume_capsule(cap, copied);
+    Py_DECREF(cap);
+    // A producer that accepted copy=True promised a copy even if it does not set IS_COPIED.
+    if (passed_new_keywords && copy == 1) *copied = true;
+    return a;
+  } catch (...) {
+    Py_DECREF(cap);
+    throw;
+  }
+}
+
+KwSpec<2> g_from_kw{{"device", "copy"}};
+
+
+PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  try {
+    if (nargs != 1)
+      throw TypeError("from_dlpack() takes exactly one positional argument (" + std::to_string(nargs) + " given)");
+    PyObject* kw[2];
+    parse_keywords("from_dlpack", g_from_kw, args, nargs, kwnames, kw);
+    PyObject* x = args[0];
+    Device want{};
+    const bool has_device = kw[0] && kw[0] != Py_None;
+    if (has_device) want = parse_device_arg(kw[0]);
+    const int copy = parse_copy(kw[1], "from_dlpack");
+
+    if (Array* own = try_unwrap(x)) {
+      // Our own array: no capsule round trip, and no copy unless asked for.
+      const bool other_device = has_device && want != own->device();
+      if (!other_device && copy != 1) {
+        Py_INCREF(x);
+        return x;
+      }
+      if (copy == 0)
+        throw CopyForbidden("from_dlpack: copy=False but device='" + want.str() + "' needs a copy");
+      return wrap(copy_to(*own, other_device ? want : own->device())).release().ptr();
+    }
+    bool copied = false;
+    Array a = import_dlpack(x, has_device ? &want : nullptr, copy, &copied);
+    return wrap(std::move(a)).release().ptr();
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+PyMethodDef g_dlpack_def = {"__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(array_dlpack)),
+                            METH_FASTCALL | METH_KEYWORDS,
+                            "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
+                            "Export the array as a DLPack capsule (array API 2023.12+)."};
+PyMethodDef g_dlpack_device_def = {"__dlpack_device__", array_dlpack_device, METH_NOARGS,
+                                   "__dlpack_device__()\n--\n\nReturn (DLDeviceType, device_id)."};
+PyMethodDef g_from_dlpack_def = {
+    "from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(from_dlpack)),
+    METH_FASTCALL | METH_KEYWORDS,
+    "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
+    "Import any DLPack producer as a dlarray.Array (zero-copy when possible)."};
+
+void add_method(PyTypeObject* type, PyMethodDef* def) {
+  PyObject* descr = PyDescr_NewMethod(type, def);
+  if (!descr || PyObject_SetAttrString(reinterpret_cast<PyObject*>(type), def->ml_name, descr) != 0)
+    throw pybind11::error_already_set();
+  Py_DECREF(descr);
+}
+
+}  // namespace
+
+Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied) {
+  *copied = false;
+  Array a;
+  if (Array* own = try_unwrap(x)) {
+    a = *own;
+  } else if (const DLPackExchangeAPI* api = peer_exchange_api(Py_TYPE(x))) {
+    DLManagedTensorVersioned* mt = nullptr;
+    if (api->managed_tensor_from_py_object_no_sync(x, &mt) != 0) {
+      if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_BufferError, "peer's managed_tensor_from_py_object_no_sync failed");
+      throw pybind11::error_already_set();
+    }
+    a = import_versioned(mt);
+    order_after_peer(a, api);
+  } else {
+    g.init();
+    a = import_via_protocol(x, want, copy, copied);
+  }
+  const bool other_device = want && *want != a.device();
+  if ((other_device || copy == 1) && !*copied) {
+    if (copy == 0)
+      throw CopyForbidden("from_dlpack: copy=False but the array lives on '" + a.device().str() +
+                          "' and device='" + want->str() + "' was requested");
+    a = copy_to(a, other_device ? *want : a.device());
+    *copied = true;
+  }
+  return a;
+}
+
+void bind_dlpack(pyb::module_& m) {
+  init_copy_error(m.ptr());
+  PyTypeObject* t = array_type();
+  add_method(t, &g_dlpack_def);
+  add_method(t, &g_dlpack_device_def);
+  PyObject* fn = PyCFunction_NewEx(&g_from_dlpack_def, nullptr, m.attr("__name__").ptr());
+  if (!fn) throw pybind11::error_already_set();
+  m.attr("from_dlpack") = pyb::reinterpret_steal<pyb::object>(fn);
+
+  // The C exchange table, under both names consumers look for.
+  auto* api = const_cast<DLPackExchangeAPI*>(dlarray_exchange_api());
+  pyb::handle type_h(reinterpret_cast<PyObject*>(t));
+  type_h.attr("__c_dlpack_exchange_api__") = pyb::reinterpret_steal<pyb::object>(PyLong_FromVoidPtr(api));
+  type_h.attr("__dlpack_c_exchange_api__") =
+      pyb::reinterpret_steal<pyb::object>(PyCapsule_New(api, "dlpack_exchange_api", nullptr));
+  m.attr("DLPACK_VERSION") = pyb::make_tuple(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+}
+
+}  // namespace dla::py

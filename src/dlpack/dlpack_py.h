@@ -1,0 +1,14 @@
+// dlpack_py.h — the consumer entry point shared by from_dlpack and asarray.
+#pragma once
+#include <Python.h>
+
+#include "core/array.h"
+
+namespace dla::py {
+
+// Imports any DLPack producer (a peer's C table first, then __dlpack__), honouring
+// device (may be null) and copy (-1 None, 0 False, 1 True). *copied tells whether the
+// result owns fresh memory. Raises (C++ or Python error) on failure.
+Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied);
+
+}  // namespace dla::py

@@ -1,0 +1,174 @@
+// exchange_api.cpp — the DLPackExchangeAPI dlarray publishes, and the lookup of peers' tables.
+//
+// Every function here is a C entry point: each body is wrapped so that a C++ exception
+// becomes an error return (SetError for the allocator, a Python exception otherwise).
+#include "dlpack/exchange_api.h"
+
+#include <pybind11/pybind11.h>
+
+#include <mutex>
+#include <string>
+
+#include "bindings/py_array.h"
+#include "bindings/py_errors.h"
+#include "core/errors.h"
+#include "core/runtime.h"
+#include "dlpack/dlpack_core.h"
+
+namespace dla::py {
+namespace {
+
+int managed_tensor_allocator(DLTensor* prototype, DLManagedTensorVersioned** out, void* error_ctx,
+                             void (*SetError)(void* error_ctx, const char* kind, const char* message)) {
+  try {
+    if (!prototype || !out) throw ValueError("managed_tensor_allocator: NULL prototype or out");
+    if (prototype->ndim < 0 || prototype->ndim > kMaxRank)
+      throw ValueError("managed_tensor_allocator: ndim out of range");
+    if (prototype->ndim > 0 && !prototype->shape) throw ValueError("managed_tensor_allocator: NULL shape");
+    Dims shape(prototype->shape, prototype->shape ? prototype->ndim : 0);
+    Device device = device_from_dl(prototype->device);
+    DType dtype(prototype->dtype);
+    StreamHandle stream = nullptr;
+    if (!device.host_accessible()) stream = runtime_for(device).current_stream(device.index);
+    Array a = Array::empty(shape, dtype, device, stream);
+    *out = export_versioned(a, 0);
+    return 0;
+  } catch (const std::exception& e) {
+    const char* kind = dynamic_cast<const MemoryError*>(&e)  ? "MemoryError"
+                       : dynamic_cast<const BufferError*>(&e) ? "BufferError"
+                                                              : "ValueError";
+    if (out) *out = nullptr;
+    if (SetError) SetError(error_ctx, kind, e.what());
+    return -1;
+  } catch (...) {
+    if (out) *out = nullptr;
+    if (SetError) SetError(error_ctx, "RuntimeError", "dlarray: unknown error in managed_tensor_allocator");
+    return -1;
+  }
+}
+
+int managed_tensor_from_py_object_no_sync(void* py_object, DLManagedTensorVersioned** out) {
+  try {
+    Array* a = try_unwrap(static_cast<PyObject*>(py_object));
+    if (!a) throw TypeError("managed_tensor_from_py_object_no_sync: object is not a dlarray.Array");
+    *out = export_versioned(*a, 0);
+    return 0;
+  } catch (...) {
+    if (out) *out = nullptr;
+    set_python_error_from_current();
+    return -1;
+  }
+}
+
+int managed_tensor_to_py_object_no_sync(DLManagedTensorVersioned* tensor, void** out_py_object) {
+  try {
+    // import_versioned owns `tensor` from here on, on failure too (it calls the deleter).
+    Array a = import_versioned(tensor);
+    *out_py_object = wrap(std::move(a)).release().ptr();
+    return 0;
+  } catch (...) {
+    if (out_py_object) *out_py_object = nullptr;
+    set_python_error_from_current();
+    return -1;
+  }
+}
+
+int dltensor_from_py_object_no_sync(void* py_object, DLTensor* out) {
+  Array* a = try_unwrap(static_cast<PyObject*>(py_object));
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "dltensor_from_py_object_no_sync: object is not a dlarray.Array");
+    return -1;
+  }
+  fill_borrowed(*a, out);
+  return 0;
+}
+
+int current_work_stream(DLDeviceType device_type, int32_t device_id, void** out_current_stream) {
+  try {
+    *out_current_stream = nullptr;
+    Device d = device_from_dl(DLDevice{device_type, device_id});
+    if (d.kind == DeviceKind::CPU) return 0;
+    *out_current_stream = runtime_for(d).current_stream(d.index);
+    return 0;
+  } catch (...) {
+    set_python_error_from_current();
+    return -1;
+  }
+}
+
+const DLPackExchangeAPI kApi = {
+    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, nullptr},
+    &managed_tensor_allocator,
+    &managed_tensor_from_py_object_no_sync,
+    &managed_tensor_to_py_object_no_sync,
+    &dltensor_from_py_object_no_sync,
+    &current_work_stream,
+};
+
+const DLPackExchangeAPI* usable(const DLPackExchangeAPIHeader* h) {
+  // A newer major may change the table's layout: walk back to one we understand.
+  for (; h; h = h->prev_api) {
+    if (h->version.major == DLPACK_MAJOR_VERSION) {
+      auto* api = reinterpret_cast<const DLPackExchangeAPI*>(h);
+      if (api->managed_tensor_from_py_object_no_sync && api->managed_tensor_to_py_object_no_sync &&
+          api->current_work_stream)
+        return api;
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+const DLPackExchangeAPI* lookup(PyTypeObject* type) {
+  PyObject* t = reinterpret_cast<PyObject*>(type);
+  PyObject* err_type, *err_value, *err_tb;
+  PyErr_Fetch(&err_type, &err_value, &err_tb);
+  const DLPackExchangeAPI* found = nullptr;
+  if (PyObject* cap = PyObject_GetAttrString(t, "__dlpack_c_exchange_api__")) {
+    if (PyCapsule_IsValid(cap, "dlpack_exchange_api"))
+      found = usable(static_cast<const DLPackExchangeAPIHeader*>(PyCapsule_GetPointer(cap, "dlpack_exchange_api")));
+    Py_DECREF(cap);
+  }
+  PyErr_Clear();
+  if (!found) {
+    if (PyObject* addr = PyObject_GetAttrString(t, "__c_dlpack_exchange_api__")) {
+      if (PyLong_Check(addr)) {
+        void* p = PyLong_AsVoidPtr(addr);
+        if (p) found = usable(static_cast<const DLPackExchangeAPIHeader*>(p));
+      }
+      Py_DECREF(addr);
+    }
+    PyErr_Clear();
+  }
+  PyErr_Restore(err_type, err_value, err_tb);
+  return found;
+}
+
+// A tiny most-recently-used cache: the hot case is the same one or two peer types over and
+// over. Types are kept alive by a strong reference so an address is never reused under us.
+struct CacheEntry {
+  PyTypeObject* type = nullptr;
+  const DLPackExchangeAPI* api = nullptr;
+};
+constexpr int kCacheSize = 8;
+CacheEntry g_cache[kCacheSize];
+int g_cache_next = 0;
+
+}  // namespace
+
+const DLPackExchangeAPI* dlarray_exchange_api() { return &kApi; }
+
+const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type) {
+  for (const auto& e : g_cache)
+    if (e.type == type) return e.api;
+  const DLPackExchangeAPI* api = lookup(type);
+  CacheEntry& slot = g_cache[g_cache_next];
+  g_cache_next = (g_cache_next + 1) % kCacheSize;
+  Py_XDECREF(reinterpret_cast<PyObject*>(slot.type));
+  Py_INCREF(reinterpret_cast<PyObject*>(type));
+  slot.type = type;
+  slot.api = api;
+  return api;
+}
+
+}  // namespace dla::py
