@@ -8,6 +8,11 @@ namespace pyb = pybind11;
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "dlarray's C++ core: arrays, dtypes, devices, DLPack exchange.";
+  // Docstrings carry the exact array API signature as "name(params)\n--\n\n", which
+  // CPython turns into __text_signature__ so inspect.signature() sees positional-only and
+  // keyword-only parameters; pybind11's own generated signature line would hide it.
+  pyb::options options;
+  options.disable_function_signatures();
   // Every dla:: exception becomes the Python exception the array API names.
   pyb::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;

@@ -137,7 +137,8 @@ void bind_array(pyb::module_& m) {
             }
             return pyb::module_::import("dlarray");
           },
-          pyb::kw_only(), pyb::arg("api_version") = pyb::none())
+          pyb::kw_only(), pyb::arg("api_version") = pyb::none(),
+          "__array_namespace__(self, /, *, api_version=None)\n--\n\nThe dlarray namespace.")
       .def(
           "to_device",
           [](pyb::object self, pyb::handle device, pyb::handle stream) -> pyb::object {
@@ -148,7 +149,8 @@ void bind_array(pyb::module_& m) {
               throw ValueError("to_device: stream= is only meaningful between GPU devices");
             return wrap(copy_to(a, d));
           },
-          pyb::arg("device"), pyb::pos_only(), pyb::kw_only(), pyb::arg("stream") = pyb::none())
+          pyb::arg("device"), pyb::pos_only(), pyb::kw_only(), pyb::arg("stream") = pyb::none(),
+          "to_device(self, device, /, *, stream=None)\n--\n\nThe array on `device` (self when already there).")
       .def("tolist",
            [](const Array& a) {
              Array h = host_view(a, "tolist");

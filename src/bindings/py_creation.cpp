@@ -429,25 +429,32 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
 void bind_creation(pyb::module_& m) {
   using pyb::arg;
   m.def("asarray", &asarray, arg("obj"), pyb::pos_only(), pyb::kw_only(), arg("dtype") = pyb::none(),
-        arg("device") = pyb::none(), arg("copy") = pyb::none());
+        arg("device") = pyb::none(), arg("copy") = pyb::none(),
+        "asarray(obj, /, *, dtype=None, device=None, copy=None)\n--\n\nConvert the input to an array.");
   m.def("empty", [](pyb::handle s, pyb::handle d, pyb::handle dev) { return filled(s, d, dev, nullptr); },
-        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
+        "empty(shape, *, dtype=None, device=None)\n--\n\nAn uninitialised array.");
   m.def("zeros",
         [](pyb::handle s, pyb::handle d, pyb::handle dev) {
           Scalar z = Scalar::of_int(0);
           return filled(s, d, dev, &z);
         },
-        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
+        "zeros(shape, *, dtype=None, device=None)\n--\n\nAn array of zeros.");
   m.def("ones",
         [](pyb::handle s, pyb::handle d, pyb::handle dev) {
           Scalar one = Scalar::of_int(1);
           return filled(s, d, dev, &one);
         },
-        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
+        "ones(shape, *, dtype=None, device=None)\n--\n\nAn array of ones.");
   m.def("full", &full, arg("shape"), arg("fill_value"), pyb::kw_only(), arg("dtype") = pyb::none(),
-        arg("device") = pyb::none());
+        arg("device") = pyb::none(),
+        "full(shape, fill_value, *, dtype=None, device=None)\n--\n\nAn array filled with fill_value.");
   m.def("arange", &arange, arg("start"), pyb::pos_only(), arg("stop") = pyb::none(), arg("step") = 1,
-        pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none());
+        pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
+        "arange(start, /, stop=None, step=1, *, dtype=None, device=None)\n--\n\n"
+        "Evenly spaced values in the half-open interval [start, stop).");
 }
 
 }  // namespace dla::py

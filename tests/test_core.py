@@ -1,0 +1,48 @@
+"""The array object's basic attributes, dtypes and devices."""
+import pytest
+
+import dlarray as dl
+
+
+def test_attributes_of_a_2d_array():
+    x = dl.asarray([[1, 2, 3], [4, 5, 6]])
+    assert x.shape == (2, 3)
+    assert x.ndim == 2
+    assert x.size == 6
+    assert len(x) == 2
+    assert x.dtype == dl.int64
+    assert x.device == dl.Device("cpu")
+    assert x.T.shape == (3, 2)
+    assert x.T.tolist() == [[1, 4], [2, 5], [3, 6]]
+    assert x.mT.tolist() == [[1, 4], [2, 5], [3, 6]]
+
+
+def test_dtypes_compare_and_hash():
+    assert dl.float32 == dl.float32
+    assert dl.float32 != dl.float64
+    assert len({dl.int8, dl.int8, dl.uint8}) == 2
+    assert dl.asarray(1.0).dtype is dl.float64
+
+
+def test_device_objects():
+    cpu = dl.Device("cpu")
+    assert cpu == "cpu" and str(cpu) == "cpu"
+    assert hash(cpu) == hash(dl.Device("cpu"))
+    with pytest.raises(ValueError, match="unknown device"):
+        dl.Device("tpu")
+    with pytest.raises(ValueError):
+        dl.zeros(3, device="cpu:1")
+
+
+def test_len_of_0d_and_T_of_1d_raise():
+    with pytest.raises(TypeError):
+        len(dl.asarray(1))
+    with pytest.raises(ValueError):
+        dl.asarray([1, 2]).T
+
+
+def test_rank_up_to_64():
+    x = dl.zeros((1,) * 64)
+    assert x.ndim == 64
+    with pytest.raises(ValueError, match="at most 64"):
+        dl.zeros((1,) * 65)
