@@ -8,6 +8,7 @@
 #pragma once
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <type_traits>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -62,7 +63,8 @@ DLA_HOST_DEVICE std::complex<R> complex_log10(std::complex<R> z) {
   return {l.real() * inv_ln10, l.imag() * inv_ln10};
 }
 
-// z / |z|; 0 for 0, NaN + NaN j when a component is NaN, unit vectors towards infinities.
+// z / |z|; 0 for 0, NaN + NaN j when a component is NaN; with an infinite component, the
+// component-wise quotients by |z| = inf (finite / inf = 0, inf / inf = NaN).
 template <class R>
 DLA_HOST_DEVICE std::complex<R> complex_sign(std::complex<R> z) {
   const R a = z.real(), b = z.imag();
@@ -71,11 +73,13 @@ DLA_HOST_DEVICE std::complex<R> complex_sign(std::complex<R> z) {
     return {n, n};
   }
   if (a == 0 && b == 0) return {R(0), R(0)};
-  if (std::isinf(a) || std::isinf(b)) {
-    const R ua = std::isinf(a) ? std::copysign(R(1), a) : std::copysign(R(0), a);
-    const R ub = std::isinf(b) ? std::copysign(R(1), b) : std::copysign(R(0), b);
-    const R n = std::hypot(ua, ub);
-    return {ua / n, ub / n};
+  if (std::isinf(a) || std::isinf(b)) {  // |z| is infinite: finite / inf == 0, inf / inf is NaN
+    if (std::isinf(a) && std::isinf(b)) {
+      const R n = std::numeric_limits<R>::quiet_NaN();
+      return {n, n};
+    }
+    return {std::isinf(a) ? std::copysign(R(1), a) : std::copysign(R(0), a),
+            std::isinf(b) ? std::copysign(R(1), b) : std::copysign(R(0), b)};
   }
   const R m = std::hypot(a, b);
   return {a / m, b / m};

@@ -26,6 +26,16 @@ ElementwiseExecutor executor_for(Device d) {
 
 std::string name_of(ScalarType s) { return DType::of(s).name(); }
 
+// DType::of without re-classifying the DLPack code on every call (this is the per-call path).
+const DType& dtype_of(ScalarType s) {
+  static const DType* table = [] {
+    static DType t[kNumScalarTypes];
+    for (int i = 0; i < kNumScalarTypes; ++i) t[i] = DType::of(static_cast<ScalarType>(i));
+    return t;
+  }();
+  return table[static_cast<int>(s)];
+}
+
 [[noreturn]] void kind_error(OpId op, ScalarType compute) {
   const OpInfo& info = op_info(op);
   std::string msg = std::string(info.name) + ": expected " + kinds_description(info.kinds) +
@@ -62,7 +72,7 @@ void store_limit(ScalarType t, bool highest, void* dst) {
 
 // Converts a Python scalar operand into the kernel's dtype (range checks for integers).
 void store_scalar_operand(OpId op, const ElemArg& a, ScalarType t, void* dst) {
-  const DType d = DType::of(t);
+  const DType& d = dtype_of(t);
   if (is_integer(t) && (a.scalar.kind == Scalar::Kind::Int || a.scalar.kind == Scalar::Kind::UInt) &&
       !int_fits(d, a.scalar)) {
     if (op_info(op).sig != Sig::Clip)
@@ -96,6 +106,28 @@ Array allocate_output(const Dims& shape, DType dtype, Device device, const Array
 
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+// Whether the bytes two arrays can touch intersect. Compares addresses, not storages: two
+// imports of one NumPy buffer are different Storage objects over the same memory.
+bool may_overlap(const Array& a, const Array& b) {
+  auto range = [](const Array& x, const char** lo, const char** hi) {
+    int64_t first = 0, last = 0;
+    for (int d = 0; d < x.ndim(); ++d) {
+      if (x.shape(d) == 0) {
+        *lo = *hi = x.data();
+        return;
+      }
+      const int64_t span = (x.shape(d) - 1) * x.stride(d) * x.itemsize();
+      (span < 0 ? first : last) += span;
+    }
+    *lo = x.data() + first;
+    *hi = x.data() + last + x.itemsize();
+  };
+  const char *alo, *ahi, *blo, *bhi;
+  range(a, &alo, &ahi);
+  range(b, &blo, &bhi);
+  return alo < bhi && blo < ahi;
 }
 
 }  // namespace
@@ -158,8 +190,9 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
   p.result = op_result_type(op, compute);
 
   // ---- operands, shape, device -------------------------------------------------------------
-  Dims shape;
-  bool have_shape = false;
+  // The common case (equal shapes) reads the shape in place; broadcasting builds one.
+  const Dims* shape = nullptr;
+  Dims broadcast;
   for (int i = 0; i < nargs; ++i) {
     ElementwisePlan::Input& in = p.in[i];
     in.dtype = (info.sig == Sig::Where && i == 0) ? ScalarType::Bool : compute;
@@ -174,13 +207,13 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
       if (arr.device() != lead->device())
         throw ValueError(std::string(info.name) + ": arrays are on different devices ('" + lead->device().str() +
                          "' and '" + arr.device().str() + "'); move them with to_device first");
-      in.array = arr;
+      in.given = &arr;
       in.needs_cast = arr.dtype().scalar != in.dtype;
-      if (!have_shape) {
-        shape = arr.shape();
-        have_shape = true;
-      } else if (arr.shape() != shape) {
-        shape = broadcast_shapes(shape, arr.shape());
+      if (!shape) {
+        shape = &arr.shape();
+      } else if (arr.shape() != *shape) {
+        broadcast = broadcast_shapes(*shape, arr.shape());
+        shape = &broadcast;
       }
     } else {
       in.is_scalar = true;
@@ -191,14 +224,17 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
     }
   }
 
+  p.numel = 1;
+  for (int64_t d : *shape) p.numel *= d;
+
   // ---- output ------------------------------------------------------------------------------
   if (inplace) {
     if (inplace->dtype().scalar != p.result)
       throw TypeError(std::string(info.name) + " (in place): the result dtype " + name_of(p.result) +
                       " differs from the left operand's dtype " + inplace->dtype().name() +
                       "; in-place operators never change an array's dtype");
-    if (shape != inplace->shape())
-      throw ValueError(std::string(info.name) + " (in place): the result shape " + shape_str(shape) +
+    if (*shape != inplace->shape())
+      throw ValueError(std::string(info.name) + " (in place): the result shape " + shape_str(*shape) +
                        " differs from the left operand's shape " + shape_str(inplace->shape()) +
                        "; in-place operators never change an array's shape");
     if (inplace->readonly()) throw ValueError("assignment destination is read-only");
@@ -206,21 +242,21 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
     // An input overlapping the output in another layout would be read after being written.
     for (int i = 0; i < nargs; ++i) {
       ElementwisePlan::Input& in = p.in[i];
-      if (in.is_scalar || in.needs_cast || in.array.storage().get() != p.out.storage().get()) continue;
-      if (!same_view(broadcast_view(in.array, shape), p.out)) in.array = copy_to(in.array, in.array.device());
+      if (in.is_scalar || in.needs_cast || !may_overlap(in.array(), p.out)) continue;
+      if (!same_view(broadcast_view(in.array(), *shape), p.out)) in.hold(copy_to(in.array(), in.array().device()));
     }
   } else {
-    p.out = allocate_output(shape, DType::of(p.result), lead->device(), lead->shape() == shape ? lead : nullptr);
+    p.out = allocate_output(*shape, dtype_of(p.result), lead->device(), lead->shape() == *shape ? lead : nullptr);
   }
   return p;
 }
 
 void execute_elementwise(ElementwisePlan& p) {
-  if (p.out.size() == 0) return;
+  if (p.numel == 0) return;
   for (int i = 0; i < p.nin; ++i) {
     ElementwisePlan::Input& in = p.in[i];
     if (in.needs_cast) {
-      in.array = cast_to(in.array, DType::of(in.dtype));
+      in.hold(cast_to(in.array(), dtype_of(in.dtype)));
       in.needs_cast = false;
     }
   }

@@ -46,13 +46,24 @@ struct ElementwisePlan {
   Array out;
   int nin = 0;
   struct Input {
-    Array array;        // when !is_scalar: broadcastable to out's shape
+    // When !is_scalar: the operand, broadcastable to out's shape. The caller's array is
+    // referenced, not copied (the plan lives within the call); a converted or copied
+    // operand is held in `owned`.
+    const Array* given = nullptr;
+    Array owned;
+    bool use_owned = false;
     bool is_scalar = false;
-    bool needs_cast = false;  // array's dtype differs from the kernel's input dtype
+    bool needs_cast = false;               // the array's dtype differs from the kernel's
     ScalarType dtype = ScalarType::Other;  // the kernel's dtype for this input
-    alignas(16) unsigned char value[16] = {};  // is_scalar: the element, already converted
+    alignas(16) unsigned char value[16];   // is_scalar: the element, already converted
+    const Array& array() const { return use_owned ? owned : *given; }
+    void hold(Array a) {
+      owned = std::move(a);
+      use_owned = true;
+    }
   } in[3];
-  int64_t size() const { return out.size(); }
+  int64_t numel = 0;  // out.size(), computed once
+  int64_t size() const { return numel; }
 };
 
 // Throws TypeError / ValueError / OverflowError as the standard names them. `inplace` is

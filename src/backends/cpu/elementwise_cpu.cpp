@@ -76,7 +76,7 @@ void run(LoopFn fn, ElementwisePlan& p) {
       base[k] = reinterpret_cast<char*>(in.value);
       continue;
     }
-    const Array& a = in.array;
+    const Array& a = in.array();
     const int off = nd - a.ndim();
     const int64_t item = a.itemsize();
     for (int d = 0; d < nd; ++d) {
@@ -87,7 +87,7 @@ void run(LoopFn fn, ElementwisePlan& p) {
   }
   for (int k = 0; k < N; ++k) sp[k] = strides[k];
   const LoopLayout<N> L = coalesce<N>(shape, sp);
-  const int64_t total = p.out.size();
+  const int64_t total = p.size();
   if (total < 2 * kGrainSize || L.ndim == 0) {
     for_each_row(L, base, fn);
     return;
