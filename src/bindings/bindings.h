@@ -16,5 +16,6 @@ void bind_introspection(pyb::module_& m); // py_introspection.cpp (allocator sta
 void bind_elementwise(pyb::module_& m);   // py_elementwise.cpp (67 functions + where)
 void bind_operators(pyb::module_& m);     // py_operators.cpp (Array number slots, comparisons)
 void bind_data_types(pyb::module_& m);    // py_data_types.cpp (astype, can_cast, finfo, iinfo, isdtype, result_type)
+void bind_utility(pyb::module_& m);       // py_utility.cpp (all, any)
 
 }  // namespace dla::py

@@ -30,4 +30,5 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_elementwise(m);
   dla::py::bind_operators(m);
   dla::py::bind_data_types(m);
+  dla::py::bind_utility(m);
 }
