@@ -121,6 +121,35 @@ from ._core import (  # elementwise functions and where (src/core/elementwise_op
 from ._core import astype, can_cast, finfo, iinfo, isdtype, result_type  # data type functions
 from ._core import all, any  # utility reductions
 from ._constants import e, inf, nan, newaxis, pi
+from ._core import (  # indexing, manipulation and the remaining creation functions
+    take,
+    take_along_axis,
+    broadcast_arrays,
+    broadcast_shapes,
+    broadcast_to,
+    concat,
+    expand_dims,
+    flip,
+    moveaxis,
+    permute_dims,
+    repeat,
+    reshape,
+    roll,
+    squeeze,
+    stack,
+    tile,
+    unstack,
+    empty_like,
+    eye,
+    full_like,
+    linspace,
+    meshgrid,
+    ones_like,
+    tril,
+    triu,
+    zeros_like,
+)
+from ._info import __array_namespace_info__  # noqa: F401
 from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
 
 __array_api_version__ = "2025.12"

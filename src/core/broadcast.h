@@ -1,7 +1,9 @@
-// broadcast.h — array API broadcasting: result shapes and stride-0 views.
+// broadcast.h — the broadcasting rule on shapes, and stride-0 views, shared by operators,
+// indexing and manipulation.
 //
 // Shapes align on the right; a dimension of 1 stretches, any other mismatch is a
-// ValueError naming both shapes.
+// ValueError naming both shapes. Header-only: a few lines of shape arithmetic that every
+// caller inlines.
 #pragma once
 #include <string>
 
@@ -31,19 +33,20 @@ inline Dims broadcast_shapes(const Dims& a, const Dims& b) {
   return out;
 }
 
-// Strides (in elements) of `a` seen with `shape`: 0 on stretched and prepended axes.
-// The caller has checked that a's shape broadcasts to `shape`.
-inline Dims broadcast_strides(const Array& a, const Dims& shape) {
-  const int n = shape.size(), off = n - a.ndim();
-  Dims st(n);
-  for (int i = 0; i < n; ++i) {
-    const int j = i - off;
-    st[i] = (j < 0 || a.shape(j) == 1) ? 0 : a.stride(j);
-  }
-  return st;
+// Element strides that present an array of `shape`/`strides` as `target`: 0 on stretched
+// and prepended axes. The caller has checked compatibility with broadcast_shapes.
+inline Dims broadcast_strides(const Dims& shape, const Dims& strides, const Dims& target) {
+  Dims out(target.size(), 0);
+  const int off = target.size() - shape.size();
+  for (int i = 0; i < shape.size(); ++i) out[off + i] = shape[i] == target[off + i] ? strides[i] : 0;
+  return out;
 }
 
-// A read-only-compatible view of `a` with `shape` (ValueError when not broadcastable).
+inline Dims broadcast_strides(const Array& a, const Dims& shape) {
+  return broadcast_strides(a.shape(), a.strides(), shape);
+}
+
+// A view of `a` with `shape` (ValueError when not broadcastable).
 inline Array broadcast_view(const Array& a, const Dims& shape) {
   if (broadcast_shapes(a.shape(), shape) != shape)
     throw ValueError("cannot broadcast an array of shape " + shape_str(a.shape()) + " to shape " +
