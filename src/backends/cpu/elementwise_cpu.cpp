@@ -128,7 +128,8 @@ void run(LoopFn fn, ElementwisePlan& p) {
   // Walk the axes in the output's memory order (largest stride outermost), so that a
   // Fortran-ordered or transposed output (and the inputs laid out like it) coalesce into
   // contiguous rows.
-  Dims shape = out_shape;
+  const Dims* shape = &out_shape;
+  Dims permuted;
   if (!p.out.is_c_contiguous()) {
     int perm[kMaxRank];
     for (int d = 0; d < nd; ++d) perm[d] = d;
@@ -139,11 +140,13 @@ void run(LoopFn fn, ElementwisePlan& p) {
       for (int d = 0; d < nd; ++d) tmp[d] = strides[k][perm[d]];
       std::copy(tmp, tmp + nd, strides[k]);
     }
-    for (int d = 0; d < nd; ++d) shape[d] = out_shape[perm[d]];
+    permuted.resize(nd);
+    for (int d = 0; d < nd; ++d) permuted[d] = out_shape[perm[d]];
+    shape = &permuted;
   }
   std::array<const int64_t*, N> sp;
   for (int k = 0; k < N; ++k) sp[k] = strides[k];
-  const LoopLayout<N> L = coalesce<N>(shape, sp);
+  const LoopLayout<N> L = coalesce<N>(*shape, sp);
   const int64_t tile = out_item <= 4 ? 64 : 32;
   if (wants_tiles(L, tile)) return run_tiles<N>(fn, L, base, tile);
   const int64_t total = p.size();
