@@ -49,6 +49,12 @@ from ._core import (  # storage dtypes: created, viewed, copied and exchanged; n
     float4_e2m1fn,
 )
 from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
+from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
+
+try:  # the ROCm backend is a separate module: it needs the HIP runtime library
+    from . import _rocm  # noqa: F401
+except ImportError as _e:  # not built, or no ROCm on this machine: the rocm device list stays empty
+    rocm.backend_import_error = _e
 
 __array_api_version__ = "2025.12"
 __version__ = "0.1.0"

@@ -13,5 +13,6 @@ void bind_array(pyb::module_& m);         // py_array.cpp
 void bind_creation(pyb::module_& m);      // py_creation.cpp
 void bind_dlpack(pyb::module_& m);        // ../dlpack/dlpack_py.cpp
 void bind_introspection(pyb::module_& m); // py_introspection.cpp (allocator stats, build info)
+void bind_gpu(pyb::module_& m);           // py_gpu.cpp (dlarray.cuda / dlarray.rocm streams)
 
 }  // namespace dla::py

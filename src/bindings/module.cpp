@@ -27,4 +27,5 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_creation(m);
   dla::py::bind_dlpack(m);
   dla::py::bind_introspection(m);
+  dla::py::bind_gpu(m);
 }

@@ -1,0 +1,26 @@
+// rocm_module.cpp — dlarray._rocm: the HIP build of gpu_ops.cu, as an optional extension.
+//
+// It is separate from dlarray._core because it links libamdhip64, which machines without
+// ROCm lack; dlarray/__init__.py imports it when it can. On import it hands its table to
+// the core through the registrar capsule, so the core's runtime and allocator registries
+// (hidden symbols of _core) are never linked against directly.
+#include <Python.h>
+
+#include "backends/gpu/gpu_ops.h"
+
+namespace {
+PyModuleDef g_module = {PyModuleDef_HEAD_INIT, "_rocm",
+                        "dlarray's ROCm backend (HIP); importing it installs rocm and rocm_host devices.",
+                        -1, nullptr, nullptr, nullptr, nullptr, nullptr};
+}  // namespace
+
+PyMODINIT_FUNC PyInit__rocm(void) {
+  auto registrar = reinterpret_cast<DlaGpuRegistrar>(PyCapsule_Import(DLA_GPU_REGISTRAR_CAPSULE, 0));
+  if (!registrar) return nullptr;
+  char err[512] = {0};
+  if (registrar(dla_rocm_gpu_ops(), err, sizeof err) != 0) {
+    PyErr_Format(PyExc_ImportError, "dlarray._rocm: %s", err);
+    return nullptr;
+  }
+  return PyModule_Create(&g_module);
+}
