@@ -7,6 +7,7 @@ ordering, copy routing between memory kinds, strided copy and fill jobs. The fak
 call as (op, device, a, b) and refuses what a GPU runtime would refuse (unknown or destroyed
 streams, misaligned words, dlarray's internal default-stream sentinel leaking through).
 """
+import ctypes
 import gc
 import threading
 
@@ -41,7 +42,6 @@ def clean(fake):
     yield
     for d in (0, 1):
         dlarray.rocm.set_stream(dlarray.rocm.Stream(d, handle=0))
-    gc.collect()
 
 
 def ops(fake, *names):
@@ -418,3 +418,47 @@ def test_pinned_memory_stats(fake):
     gc.collect()
     assert stats("rocm_host:0") == (a0 + 1, f0 + 1, b0)
     assert fake.live_host_blocks() == 0
+
+
+# ---- a misaligned strided view: elements wider than the widest usable word -------------------
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _Versioned(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64), ("t", _DLTensor)]
+
+
+class _CapsuleProducer:
+    def __init__(self, cap, device):
+        self.cap, self.device = cap, device
+
+    def __dlpack__(self, **kw):
+        return self.cap
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+def test_misaligned_strided_copy_splits_elements_into_words(fake):
+    raw = np.arange(64, dtype=np.float64)
+    x = dlarray.asarray(raw, device="rocm:0")
+    cap = x.__dlpack__(max_version=(1, 0))
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    m = _Versioned.from_address(get(cap, b"dltensor_versioned"))
+    # Every other complex128 starting at byte 8: 8-byte aligned, 16-byte elements, 32-byte steps.
+    m.t.code, m.t.bits, m.t.byte_offset = 5, 128, 8
+    m.t.shape[0], m.t.strides[0] = 15, 2
+    view = dlarray.from_dlpack(_CapsuleProducer(cap, (10, 0)))
+    assert view.dtype == dlarray.complex128 and view.shape == (15,)
+    fake.clear_log()
+    got = host(view)
+    expect = np.frombuffer(raw.tobytes()[8:8 + 16 * 30], dtype=np.complex128)[::2]
+    np.testing.assert_array_equal(got, expect)
+    assert [e[3] for e in ops(fake, "strided_copy")] == [8]
