@@ -318,6 +318,7 @@ PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     const bool has_device = kw[0] && kw[0] != Py_None;
     if (has_device) want = parse_device_arg(kw[0]);
     const int copy = parse_copy(kw[1], "from_dlpack");
+    if (has_device && want.kind != DeviceKind::CPU) runtime_for(want);  // ValueError before asking the producer
 
     if (Array* own = try_unwrap(x)) {
       // Our own array: no capsule round trip, and no copy unless asked for.
