@@ -462,3 +462,16 @@ def test_misaligned_strided_copy_splits_elements_into_words(fake):
     expect = np.frombuffer(raw.tobytes()[8:8 + 16 * 30], dtype=np.complex128)[::2]
     np.testing.assert_array_equal(got, expect)
     assert [e[3] for e in ops(fake, "strided_copy")] == [8]
+
+
+def test_pinned_memory_of_another_index_is_ordered(fake):
+    s1 = dlarray.rocm.Stream(1)
+    with dlarray.rocm.stream(s1):
+        x = dlarray.asarray(np.arange(6), device="rocm:1")
+        fake.clear_log()
+        p = x.to_device("rocm_host:0")  # copied on device 1's stream, tagged with index 0
+        assert ("sync", 1, s1.handle) in [e[:3] for e in ops(fake, "sync")]
+        fake.clear_log()
+        y = p.to_device("rocm:1")  # the pinned source's index-0 stream is waited for
+        assert [e[:4] for e in ops(fake, "record", "wait")] == [("record", 0, 0, 0), ("wait", 1, s1.handle, 0)]
+    np.testing.assert_array_equal(host(y), np.arange(6))

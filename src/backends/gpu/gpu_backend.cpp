@@ -245,13 +245,15 @@ void Backend::copy_bytes(void* dst, Device dd, const void* src, Device sd, size_
   // The copy runs on a stream of the device side (the destination's when both are devices).
   const Device exec = dst_on_device ? dd : src_on_device ? sd : owns(dd.kind) ? dd : sd;
   auto [native, keep] = resolve(exec.index, stream);
-  if (dst_on_device && src_on_device && dd.index != sd.index) {
+  if (owns(sd.kind) && sd.index != exec.index) {
     // Whatever is still writing the source is queued on its own device's current stream.
-    wait(sd.index, current(sd.index).handle(), dd.index, native);
+    wait(sd.index, current(sd.index).handle(), exec.index, native);
   }
   check(ops_->memcpy_async(exec.index, dst, src, n, native), "copying memory");
-  // Pageable memory (or another vendor's host memory) is read by the host right after we return.
-  if (!owns(dd.kind)) check(ops_->stream_synchronize(exec.index, native), "synchronizing a stream");
+  // The host reads pageable memory (or another vendor's host memory) right after we return;
+  // pinned or managed memory of another index would be synchronised on the wrong stream later.
+  if (!owns(dd.kind) || (dd.host_accessible() && dd.index != exec.index))
+    check(ops_->stream_synchronize(exec.index, native), "synchronizing a stream");
 }
 
 void Backend::copy_strided(const Array& dst, const Array& src, StreamHandle stream) {
