@@ -52,7 +52,9 @@ from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
 from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
 
 try:  # the ROCm backend is a separate module: it needs the HIP runtime library
-    from . import _rocm  # noqa: F401
+    import importlib as _importlib
+
+    _importlib.import_module("._rocm", __name__)
 except ImportError as _e:  # not built, or no ROCm on this machine: the rocm device list stays empty
     rocm.backend_import_error = _e
 
