@@ -1,5 +1,8 @@
-"""What dlarray.cuda and dlarray.rocm share that is plainer in Python: the stream context manager."""
+"""What dlarray.cuda and dlarray.rocm share: the names they export and the stream context manager."""
 import contextlib
+
+_FROM_CORE = ["Stream", "current_stream", "set_stream", "synchronize", "device_count", "is_available",
+              "empty_cache", "memory_info"]
 
 
 def stream_context(ns):
@@ -23,3 +26,11 @@ def stream_context(ns):
             ns.set_stream(previous)
 
     return stream
+
+
+def export(namespace, ns):
+    """Fills a public module's namespace from the C++ submodule `ns`; returns its __all__."""
+    for name in _FROM_CORE:
+        namespace[name] = getattr(ns, name)
+    namespace["stream"] = stream_context(ns)
+    return _FROM_CORE + ["stream"]
