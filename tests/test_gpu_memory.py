@@ -95,3 +95,5 @@ def test_allocator_stats_and_pool():
 def test_out_of_memory_is_memory_error():
     with pytest.raises(MemoryError, match="cuda:0"):
         dlarray.empty(1 << 50, dtype=dlarray.uint8, device="cuda:0")
+    # The failed allocation must not be reported again by the next kernel launch.
+    np.testing.assert_array_equal(host(dlarray.full(5, 2.0, device="cuda:0")), np.full(5, 2.0))

@@ -74,7 +74,7 @@ def test_consumers_wait_for_our_stream():
             torch.cuda._sleep(SLEEP_CYCLES)
         x = dlarray.full(N, 1.0, dtype=dlarray.float32, device="cuda:0")
         consumer = torch.cuda.current_stream()  # torch's default stream: DLPack spells it 1
-        cap = x.__dlpack__(stream=consumer.cuda_stream or 1, max_version=(1, 0))
+        cap = x.__dlpack__(stream=consumer.cuda_stream or 1)  # a legacy capsule: any torch reads it
     t = torch.utils.dlpack.from_dlpack(cap)
     assert bool((t == 1.0).all())
 

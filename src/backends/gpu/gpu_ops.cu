@@ -117,6 +117,9 @@ int launch(const DlaGpuStrided& job, gpuStream_t stream) {
   constexpr int64_t kMaxBlocks = 8192;
   int64_t blocks = (job.count + kThreads - 1) / kThreads;
   if (blocks > kMaxBlocks) blocks = kMaxBlocks;
+  // A failed call earlier on this thread (an out-of-memory, say) leaves the last error set;
+  // clear it so that the check below reports this launch only.
+  static_cast<void>(gpuGetLastError());
   if (job.src)
     copy_kernel<W, I><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
   else
