@@ -364,6 +364,10 @@ def test_export_to_host_copies_and_flags_it(fake):
     y = np.from_dlpack(x, device="cpu")
     np.testing.assert_array_equal(y, np.arange(6.0))
     assert ops(fake, "sync"), "the host read the copy before the stream finished it"
+    cap = x.__dlpack__(dl_device=(1, 0), max_version=(1, 0))
+    m = _Versioned.from_address(_capsule_pointer(cap))
+    assert (m.t.device_type, m.flags & 2) == (1, 2)  # on the CPU, flagged IS_COPIED
+    assert not _Versioned.from_address(_capsule_pointer(x.__dlpack__(max_version=(1, 0)))).flags & 2
     with pytest.raises(dlarray.CopyError):
         x.__dlpack__(dl_device=(1, 0), copy=False, max_version=(1, 0))
     with pytest.raises(BufferError):
@@ -445,13 +449,17 @@ class _CapsuleProducer:
         return self.device
 
 
+def _capsule_pointer(cap):
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return get(cap, b"dltensor_versioned")
+
+
 def test_misaligned_strided_copy_splits_elements_into_words(fake):
     raw = np.arange(64, dtype=np.float64)
     x = dlarray.asarray(raw, device="rocm:0")
     cap = x.__dlpack__(max_version=(1, 0))
-    get = ctypes.pythonapi.PyCapsule_GetPointer
-    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    m = _Versioned.from_address(get(cap, b"dltensor_versioned"))
+    m = _Versioned.from_address(_capsule_pointer(cap))
     # Every other complex128 starting at byte 8: 8-byte aligned, 16-byte elements, 32-byte steps.
     m.t.code, m.t.bits, m.t.byte_offset = 5, 128, 8
     m.t.shape[0], m.t.strides[0] = 15, 2
