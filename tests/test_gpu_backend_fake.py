@@ -244,6 +244,15 @@ def test_a_stream_outlives_its_python_object_while_memory_uses_it(fake):
     assert ops(fake, "free")[0][2] == handle
 
 
+def test_bad_stream_handles(fake):
+    with pytest.raises(ValueError, match=">= 0"):
+        dlarray.rocm.Stream(handle=-5)
+    with pytest.raises(TypeError):
+        dlarray.rocm.Stream(handle="7")
+    with pytest.raises(TypeError):
+        dlarray.rocm.set_stream(42)
+
+
 def test_wrapped_streams_are_not_destroyed(fake):
     s = dlarray.rocm.Stream()
     before = fake.live_streams()

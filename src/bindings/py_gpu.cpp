@@ -85,7 +85,10 @@ void bind_kind(pyb::module_& parent) {
             if (handle.is_none()) {
               s.ref = b.create_stream(index, non_blocking);
             } else {
-              if (!PyLong_Check(handle.ptr())) throw TypeError("Stream: handle must be an int");
+              if (!PyLong_Check(handle.ptr()) || PyBool_Check(handle.ptr()))
+                throw TypeError("Stream: handle must be an int");
+              if (handle.cast<pyb::int_>() < pyb::int_(0))
+                throw ValueError("Stream: handle must be >= 0 (a native stream handle)");
               s.ref = b.wrap_stream(index, PyLong_AsVoidPtr(handle.ptr()));
               if (PyErr_Occurred()) throw pyb::error_already_set();
             }
