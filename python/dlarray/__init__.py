@@ -119,6 +119,7 @@ from ._core import (  # elementwise functions and where (src/core/elementwise_op
     where,
 )
 from ._core import astype, can_cast, finfo, iinfo, isdtype, result_type  # data type functions
+from ._core import all, any  # utility reductions
 from ._constants import e, inf, nan, newaxis, pi
 from ._core import (  # indexing, manipulation and the remaining creation functions
     take,
