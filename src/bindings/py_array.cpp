@@ -5,6 +5,7 @@
 #include "bindings/py_array.h"
 
 #include <complex>
+#include <memory>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -62,7 +63,45 @@ const char* const kApiVersions[] = {"2021.12", "2022.12", "2023.12", "2024.12", 
 
 PyTypeObject* array_type() { return g_array_type; }
 
-pyb::object wrap(Array a) { return pyb::cast(std::move(a)); }
+// wrap() sits on the path of every operation that returns an array, and pybind11's generic
+// cast (type lookup, registering the instance in a global hash map, and the matching work on
+// deallocation) costs more than a small kernel. The Array type has pybind11's simple layout
+// ([Array*][unique_ptr<Array>] inline in the object), so wrap fills it in directly and leaves
+// the instance unregistered (registration only serves returning an existing C++ pointer as
+// the same Python object, which dlarray never does); array_dealloc undoes exactly that and
+// hands every other case to pybind11.
+namespace {
+bool g_fast_instances = false;
+destructor g_pybind11_dealloc = nullptr;
+using ArrayHolder = std::unique_ptr<Array>;
+
+void array_dealloc(PyObject* self) {
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  PyTypeObject* type = Py_TYPE(self);
+  if (type == g_array_type && inst->simple_layout && !inst->simple_instance_registered && !inst->has_patients &&
+      !inst->weakrefs) {
+    if (inst->simple_holder_constructed) reinterpret_cast<ArrayHolder*>(&inst->simple_value_holder[1])->~ArrayHolder();
+    type->tp_free(self);
+    Py_DECREF(type);
+    return;
+  }
+  g_pybind11_dealloc(self);
+}
+}  // namespace
+
+pyb::object wrap(Array a) {
+  if (!g_fast_instances) return pyb::cast(std::move(a));
+  PyObject* self = g_array_type->tp_alloc(g_array_type, 0);  // zeroed; holds a type reference
+  if (!self) throw pyb::error_already_set();
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  inst->simple_layout = true;
+  inst->owned = true;
+  Array* value = new Array(std::move(a));
+  inst->simple_value_holder[0] = value;
+  new (&inst->simple_value_holder[1]) ArrayHolder(value);
+  inst->simple_holder_constructed = true;
+  return pyb::reinterpret_steal<pyb::object>(self);
+}
 
 Array* try_unwrap(PyObject* h) {
   PyTypeObject* t = Py_TYPE(h);
@@ -83,6 +122,16 @@ void bind_array(pyb::module_& m) {
                                 "An n-dimensional array on a device. Create one with dlarray.asarray "
                                 "or another creation function.");
   g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  {
+    const pyb::detail::type_info* ti = pyb::detail::get_type_info(typeid(Array));
+    g_fast_instances = ti && ti->simple_type && ti->holder_size_in_ptrs <= pyb::detail::instance_simple_holder_in_ptrs() &&
+                       sizeof(ArrayHolder) <= sizeof(void*) * pyb::detail::instance_simple_holder_in_ptrs() &&
+                       !PyType_HasFeature(g_array_type, Py_TPFLAGS_HAVE_GC);
+    if (g_fast_instances) {
+      g_pybind11_dealloc = g_array_type->tp_dealloc;
+      g_array_type->tp_dealloc = &array_dealloc;
+    }
+  }
 
   cls.def_property_readonly("shape",
                             [](const Array& a) {
