@@ -20,5 +20,6 @@ void bind_utility(pyb::module_& m);       // py_utility.cpp (all, any)
 void bind_indexing(pyb::module_& m);      // py_indexing.cpp (Array.__getitem__/__setitem__, take)
 void bind_manipulation(pyb::module_& m);  // py_manipulation.cpp
 void bind_creation_derived(pyb::module_& m);  // py_creation_derived.cpp (*_like, eye, linspace, ...)
+void bind_gpu(pyb::module_& m);           // py_gpu.cpp (dlarray.cuda / dlarray.rocm streams)
 
 }  // namespace dla::py

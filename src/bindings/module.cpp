@@ -34,4 +34,5 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_indexing(m);
   dla::py::bind_manipulation(m);
   dla::py::bind_creation_derived(m);
+  dla::py::bind_gpu(m);
 }

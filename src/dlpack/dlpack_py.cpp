@@ -219,11 +219,13 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     PyErr_Clear();
   }
 
-  // The stream the producer must order its work before (GPU sources only).
-  PyObject* stream = consumer_stream_argument(src_dev);  // new reference or nullptr
+  // The stream the producer must order its work before: ours on the device the data will be
+  // on (the requested one when dl_device asks for a move; none for host memory).
+  const bool moving = want && *want != src_dev;
+  PyObject* stream = consumer_stream_argument(moving ? *want : src_dev);  // new reference or nullptr
 
   PyObject* dl_device = nullptr;
-  if (want && *want != src_dev) {
+  if (moving) {
     DLDevice d = want->to_dl();
     dl_device = Py_BuildValue("(ii)", static_cast<int>(d.device_type), d.device_id);
   }
@@ -273,8 +275,15 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
       PyErr_Restore(et, ev, tb);
     }
   }
-  Py_XDECREF(dl_device);
   Py_XDECREF(stream);
+  if (!cap && dl_device && PyErr_ExceptionMatches(PyExc_BufferError)) {
+    // The producer cannot move its data to the device we asked for (NumPy only serves the
+    // CPU): import it where it is; import_dlpack then copies it across itself.
+    Py_DECREF(dl_device);
+    PyErr_Clear();
+    return import_via_protocol(x, nullptr, copy == 1 ? -1 : copy, copied);
+  }
+  Py_XDECREF(dl_device);
   if (!cap) {
     if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
       PyErr_Clear();
@@ -309,6 +318,7 @@ PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     const bool has_device = kw[0] && kw[0] != Py_None;
     if (has_device) want = parse_device_arg(kw[0]);
     const int copy = parse_copy(kw[1], "from_dlpack");
+    if (has_device && want.kind != DeviceKind::CPU) runtime_for(want);  // ValueError before asking the producer
 
     if (Array* own = try_unwrap(x)) {
       // Our own array: no capsule round trip, and no copy unless asked for.
