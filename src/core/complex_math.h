@@ -28,7 +28,7 @@ template <class R>
 DLA_HOST_DEVICE std::complex<R> complex_expm1(std::complex<R> z) {
   const R a = z.real(), b = z.imag();
   if (std::fabs(a) < R(1) && std::fabs(b) < R(1)) {
-    if (b == 0) return {std::expm1(a), b};
+    if (b == 0) return {std::expm1(a) + R(0), b};  // + 0: exp(-0 + 0j) - 1 is +0 + 0j
     const R s = std::sin(b / 2);
     return {std::expm1(a) * std::cos(b) - 2 * s * s, std::exp(a) * std::sin(b)};
   }
