@@ -224,8 +224,12 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
     }
   }
 
-  p.numel = 1;
-  for (int64_t d : *shape) p.numel *= d;
+  if (shape == &broadcast) {
+    p.numel = checked_numel(broadcast);  // ValueError when a broadcast shape overflows int64
+  } else {
+    p.numel = 1;  // an existing array's shape
+    for (int64_t d : *shape) p.numel *= d;
+  }
 
   // ---- output ------------------------------------------------------------------------------
   if (inplace) {
