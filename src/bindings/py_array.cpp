@@ -6,6 +6,7 @@
 
 #include <complex>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,62 @@ const char* const kApiVersions[] = {"2021.12", "2022.12", "2023.12", "2024.12", 
 
 PyTypeObject* array_type() { return g_array_type; }
 
-pyb::object wrap(Array a) { return pyb::cast(std::move(a)); }
+// Returning and dropping arrays is on every operation's path, and pybind11's generic
+// instance handling dominates it: cast() searches its registry of live instances and
+// registers the new one (a hash-map insert, an erase at deallocation), and both creation
+// and deallocation look the type's layout up in another map. A wrapped Array is always a
+// fresh owner that nothing looks up by address, and dlarray.Array has pybind11's simple
+// layout (one value pointer, one std::unique_ptr holder inline), so wrap() and
+// array_dealloc() fill and clear that layout directly. Anything else (a Python subclass, a
+// registered instance, keep-alive patients) goes through pybind11's own deallocation.
+namespace {
+bool g_simple_layout = false;
+destructor g_pybind_dealloc = nullptr;
+using Holder = std::unique_ptr<Array>;
+
+Holder& simple_holder(pyb::detail::instance* inst) {
+  return *reinterpret_cast<Holder*>(&inst->simple_value_holder[1]);
+}
+
+void array_dealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  if (type != g_array_type || !inst->simple_layout || !inst->simple_holder_constructed ||
+      inst->simple_instance_registered || inst->has_patients) {
+    g_pybind_dealloc(self);
+    return;
+  }
+  if (inst->weakrefs) PyObject_ClearWeakRefs(self);
+  {
+    // The last view of imported memory runs a peer's deleter, which may call into Python:
+    // keep a pending exception (we may be cleaning up after one) out of its way.
+    PyObject *et = nullptr, *ev = nullptr, *tb = nullptr;
+    const bool pending = PyErr_Occurred() != nullptr;
+    if (pending) PyErr_Fetch(&et, &ev, &tb);
+    simple_holder(inst).~Holder();
+    if (pending) PyErr_Restore(et, ev, tb);
+  }
+  inst->simple_holder_constructed = false;
+  inst->simple_value_holder[0] = nullptr;
+  type->tp_free(self);
+  Py_DECREF(type);  // instances of heap types own a reference to their type
+}
+}  // namespace
+
+pyb::object wrap(Array a) {
+  if (!g_simple_layout) return pyb::cast(std::move(a));
+  PyObject* self = g_array_type->tp_alloc(g_array_type, 0);
+  if (!self) throw pyb::error_already_set();
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  Array* value = new Array(std::move(a));
+  inst->simple_layout = true;
+  inst->simple_value_holder[0] = value;
+  new (&simple_holder(inst)) Holder(value);
+  inst->simple_holder_constructed = true;
+  inst->simple_instance_registered = false;
+  inst->owned = true;
+  return pyb::reinterpret_steal<pyb::object>(self);
+}
 
 Array* try_unwrap(PyObject* h) {
   PyTypeObject* t = Py_TYPE(h);
@@ -83,6 +139,19 @@ void bind_array(pyb::module_& m) {
                                 "An n-dimensional array on a device. Create one with dlarray.asarray "
                                 "or another creation function.");
   g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  {
+    // Use the direct wrap/dealloc only if pybind11 gave the type the simple layout they assume.
+    static_assert(sizeof(Holder) <= sizeof(void*) * pyb::detail::instance_simple_holder_in_ptrs(),
+                  "std::unique_ptr<Array> must fit pybind11's inline holder slot");
+    pyb::object probe = pyb::cast(Array());
+    auto* inst = reinterpret_cast<pyb::detail::instance*>(probe.ptr());
+    g_simple_layout = inst->simple_layout && g_array_type->tp_dictoffset == 0 &&
+                      !PyType_HasFeature(g_array_type, Py_TPFLAGS_HAVE_GC);
+    if (g_simple_layout) {
+      g_pybind_dealloc = g_array_type->tp_dealloc;
+      g_array_type->tp_dealloc = array_dealloc;
+    }
+  }
 
   cls.def_property_readonly("shape",
                             [](const Array& a) {
