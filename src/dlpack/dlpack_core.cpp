@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/runtime.h"
 
 namespace dla {
 namespace {
@@ -60,6 +61,9 @@ Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
   if (flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED)
     throw BufferError("DLPack tensors with padded sub-byte elements are not supported; send them packed");
   Device device = device_from_dl(t.device);
+  if (!device.host_accessible() && find_runtime(device.kind) == nullptr)
+    throw BufferError("cannot import a DLPack tensor on '" + device.str() + "': this build of dlarray has no " +
+                      device_kind_name(device.kind) + " backend");
   if (ndim > 0 && t.shape == nullptr) throw BufferError("DLPack tensor has ndim > 0 and a NULL shape");
   Dims shape(t.shape, ndim);
   // Element count without a division per dimension (this runs on every import).

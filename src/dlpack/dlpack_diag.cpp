@@ -12,7 +12,6 @@
 #include "dlpack/counters.h"
 #include "dlpack/dlpack_diag.h"
 #include "dlpack/dlpack_py.h"
-#include "dlpack/dlpack_core.h"
 #include "dlpack/exchange_api.h"
 
 namespace dla::py {
@@ -63,18 +62,6 @@ void exchange_loop(pyb::handle obj, int64_t n, const std::string& what) {
     for (int64_t i = 0; i < n; ++i) {
       bool copied = false;
       pyb::object r = wrap(import_dlpack(o, nullptr, -1, &copied));
-    }
-  } else if (what == "x_nowrap") {
-    for (int64_t i = 0; i < n; ++i) {
-      bool copied = false;
-      Array a = import_dlpack(o, nullptr, -1, &copied);
-    }
-  } else if (what == "x_versioned") {
-    const DLPackExchangeAPI* api = table_of(o);
-    for (int64_t i = 0; i < n; ++i) {
-      DLManagedTensorVersioned* mt = nullptr;
-      if (api->managed_tensor_from_py_object_no_sync(o, &mt) != 0) throw pyb::error_already_set();
-      Array a = import_versioned(mt);
     }
   } else {
     throw ValueError("_exchange_loop: what must be 'managed', 'borrowed' or 'import', got '" + what + "'");

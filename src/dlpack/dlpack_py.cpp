@@ -420,10 +420,10 @@ PyObject* from_dlpack_protocol(PyObject*, PyObject* const* args, Py_ssize_t narg
 
 PyMethodDef g_dlpack_def = {"__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(array_dlpack)),
                             METH_FASTCALL | METH_KEYWORDS,
-                            "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
+                            "__dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
                             "Export the array as a DLPack capsule (array API 2023.12+)."};
 PyMethodDef g_dlpack_device_def = {"__dlpack_device__", array_dlpack_device, METH_NOARGS,
-                                   "__dlpack_device__()\n--\n\nReturn (DLDeviceType, device_id)."};
+                                   "__dlpack_device__(self, /)\n--\n\nReturn (DLDeviceType, device_id)."};
 PyMethodDef g_from_dlpack_def = {
     "from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(from_dlpack)),
     METH_FASTCALL | METH_KEYWORDS,
