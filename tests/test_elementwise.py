@@ -227,6 +227,8 @@ def test_complex_expm1_and_log1p_are_accurate_near_zero():
     got = complex(dl.expm1(dl.asarray(z)))
     assert abs(got - series_expm1) <= 1e-15 * abs(z)
     assert complex(dl.log1p(dl.asarray(-1 + 0j))).real == -math.inf
+    zero = complex(dl.expm1(dl.asarray(complex(-0.0, 0.0))))
+    assert zero == 0 and math.copysign(1, zero.real) == 1 and math.copysign(1, zero.imag) == 1
     assert complex(dl.expm1(dl.asarray(complex(-math.inf, 0)))) == -1
 
 
