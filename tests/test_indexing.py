@@ -389,3 +389,10 @@ def test_indexing_results_come_back_to_numpy_unchanged():
     a = sample((3, 4), "complex128")
     x = dl.asarray(a)
     np.testing.assert_array_equal(to_numpy(x[:, ::-1][[2, 0]]), a[:, ::-1][[2, 0]])
+
+
+def test_results_beyond_64_dimensions_raise_index_error():
+    x = dl.zeros((1,) * 64)
+    assert x[(0,) * 64].shape == ()
+    with pytest.raises(IndexError, match="at most 64"):
+        x[None]
