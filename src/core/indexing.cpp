@@ -549,6 +549,12 @@ void setitem(const Array& x, const IndexItem* key, int n, const Scalar& value) {
     throw OverflowError("Python int " + (value.kind == SK::UInt ? std::to_string(value.u) : std::to_string(value.i)) +
                         " is out of range for " + dt.name());
   if (x.readonly()) throw ValueError("assignment destination is read-only");
+  Array view;
+  if (simple_view(x, key, n, &view)) {
+    // x[i, j] = v: one element of host memory is a single store.
+    if (view.size() == 1 && view.device().kind == DeviceKind::CPU) return store_scalar(dt, value, view.data());
+    return fill(view, value);
+  }
   Plan p = make_plan(x, key, n);
   if (p.adv.empty()) return fill(p.view, value);
   Array v = Array::empty(Dims{}, dt, Device{});
