@@ -51,6 +51,8 @@ def test_eye_matches_numpy(rows, cols, k, dtype):
 def test_eye_defaults_and_errors():
     assert_matches(dl.eye(3), np.eye(3))
     assert_matches(dl.eye(2, 4, k=10**18), np.eye(2, 4, k=100))
+    assert_matches(dl.eye(3, k=-(10**30)), np.zeros((3, 3)))
+    assert_matches(dl.triu(dl.ones((2, 2)), k=10**30), np.zeros((2, 2)))
     with pytest.raises(ValueError):
         dl.eye(-1)
     with pytest.raises(TypeError):

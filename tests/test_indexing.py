@@ -389,3 +389,26 @@ def test_indexing_results_come_back_to_numpy_unchanged():
     a = sample((3, 4), "complex128")
     x = dl.asarray(a)
     np.testing.assert_array_equal(to_numpy(x[:, ::-1][[2, 0]]), a[:, ::-1][[2, 0]])
+
+
+def test_results_beyond_64_dimensions_raise_index_error():
+    x = dl.zeros((1,) * 64)
+    assert x[(0,) * 64].shape == ()
+    with pytest.raises(IndexError, match="at most 64"):
+        x[None]
+
+
+def test_other_libraries_arrays_and_integers_as_indices():
+    a = sample((10,))
+    x = dl.asarray(a)
+    assert_matches(x[np.array([1, 3])], a[[1, 3]])
+    assert_matches(x[np.array(a > 50)], a[a > 50])
+    assert_matches(x[np.int64(3)], a[3])
+    assert_matches(x[np.array(4)], a[4])
+    assert_matches(x[dl.asarray(1):dl.asarray(7):dl.asarray(2)], a[1:7:2])
+    x[0:2] = np.array([7.0, 8.0])
+    a[0:2] = [7.0, 8.0]
+    assert_matches(x, a)
+    x[[0, 1]] = [1.0, 2.0]
+    a[[0, 1]] = [1.0, 2.0]
+    assert_matches(x, a)

@@ -27,6 +27,18 @@ int64_t int_arg(PyObject* o, const char* fname, const char* what) {
   return v;
 }
 
+int64_t saturating_int_arg(PyObject* o, const char* fname, const char* what) {
+  if (PyBool_Check(o) || !PyIndex_Check(o))
+    throw TypeError(std::string(fname) + ": " + what + " must be an integer, got " + type_name(o));
+  PyObject* i = PyNumber_Index(o);
+  if (!i) throw pybind11::error_already_set();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow) return overflow > 0 ? INT64_MAX : INT64_MIN;
+  return v;
+}
+
 std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, bool allow_sequence) {
   std::vector<int64_t> out;
   if (allow_sequence && (PyTuple_Check(o) || PyList_Check(o))) {

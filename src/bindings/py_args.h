@@ -15,6 +15,9 @@ namespace dla::py {
 
 // An int or an object with __index__ (bools refused); TypeError otherwise.
 int64_t int_arg(PyObject* o, const char* fname, const char* what);
+// As int_arg, saturating at the int64 range instead of raising (for offsets such as a
+// diagonal index, where every value past the edge means the same).
+int64_t saturating_int_arg(PyObject* o, const char* fname, const char* what);
 // An int, or a tuple (or list) of them when allow_sequence; a single int gives one entry.
 std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, bool allow_sequence = true);
 // A tuple (or list) of Arrays; TypeError naming the first entry that is not one.

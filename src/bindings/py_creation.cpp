@@ -303,9 +303,12 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   static PyObject* dlpack_name = PyUnicode_InternFromString("__dlpack__");
   if (PyObject_HasAttr(o, dlpack_name)) {
     try {
+      // copy=True: the producer copies, unless a dtype is given (the cast will copy anyway).
+      // copy=False is passed on, so a producer that would have to copy refuses.
       bool copied = false;
-      Array a = import_dlpack(o, nullptr, copy == 1 ? 1 : -1, &copied);
-      return finish({}, std::move(a), dtype, device, copy == 1 && copied ? -1 : copy, copied);
+      const int import_copy = copy == 1 && dtype ? -1 : copy;
+      Array a = import_dlpack(o, nullptr, import_copy, &copied);
+      return finish({}, std::move(a), dtype, device, copied ? -1 : copy, copied);
     } catch (pybind11::error_already_set& e) {
       // A producer that cannot describe its data (NumPy object or byte-swapped arrays) may
       // still be readable through the buffer protocol below; anything else propagates.

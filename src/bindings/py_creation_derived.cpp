@@ -69,7 +69,7 @@ object eye_py(handle n_rows, handle n_cols, handle k, handle dtype_h, handle dev
   Device dev{};
   parse_optional_dtype(dtype_h, &dt);
   parse_optional_device(device_h, &dev);
-  return wrap(eye(rows, cols, int_arg(k.ptr(), "eye", "k"), dt, dev));
+  return wrap(eye(rows, cols, saturating_int_arg(k.ptr(), "eye", "k"), dt, dev));
 }
 
 Scalar linspace_bound(handle v, const char* what) {
@@ -120,7 +120,7 @@ object meshgrid_py(pyb::args arrays, handle indexing_h) {
 
 object tri_py(handle x, handle k, bool lower) {
   const char* fname = lower ? "tril" : "triu";
-  return wrap(triangle(unwrap(x, fname), int_arg(k.ptr(), fname, "k"), lower));
+  return wrap(triangle(unwrap(x, fname), saturating_int_arg(k.ptr(), fname, "k"), lower));
 }
 
 }  // namespace

@@ -35,11 +35,12 @@ using KeepAlive = std::vector<pyb::object>;
                    Py_TYPE(o)->tp_name);
 }
 
-const Array& array_from_list(PyObject* o, KeepAlive& keep) {
+// An index given as a list or another library's array, converted by asarray.
+const Array& array_from_sequence(PyObject* o, KeepAlive& keep) {
   static PyObject* asarray = nullptr;
   if (!asarray) asarray = pyb::object(pyb::module_::import("dlarray._core").attr("asarray")).release().ptr();
   pyb::object arr;
-  if (PyList_GET_SIZE(o) == 0) {
+  if (PyList_Check(o) && PyList_GET_SIZE(o) == 0) {
     // [] selects nothing; as an index it is an empty integer array, not float64.
     arr = wrap(Array::empty(Dims{0}, DType::of(ScalarType::Int64), Device{}));
   } else {
@@ -68,10 +69,21 @@ void parse_item(PyObject* o, IndexItem& it, KeepAlive& keep) {
     it = IndexItem::of(*a);
   } else if (PyBool_Check(o)) {
     it = IndexItem::of(o == Py_True ? *g_true : *g_false);
-  } else if (PyIndex_Check(o)) {
-    it = IndexItem::integer(int_arg(o, "__getitem__", "index"));
-  } else if (PyList_Check(o)) {
-    it = IndexItem::of(array_from_list(o, keep));
+  } else if (PyIndex_Check(o) || PyList_Check(o) || PyObject_CheckBuffer(o) ||
+             PyObject_HasAttrString(o, "__dlpack__")) {
+    // Integers of other types (NumPy integers, 0-d integer arrays) index like ints; lists and
+    // other libraries' arrays become index arrays through asarray.
+    const bool array_like = PyList_Check(o) || PyObject_CheckBuffer(o) || PyObject_HasAttrString(o, "__dlpack__");
+    if (PyIndex_Check(o)) {
+      pyb::object i = pyb::reinterpret_steal<pyb::object>(PyNumber_Index(o));
+      if (i) {
+        it = IndexItem::integer(int_arg(i.ptr(), "__getitem__", "index"));
+        return;
+      }
+      if (!array_like || !PyErr_ExceptionMatches(PyExc_TypeError)) throw pyb::error_already_set();
+      PyErr_Clear();
+    }
+    it = IndexItem::of(array_from_sequence(o, keep));
   } else {
     bad_index(o);
   }

@@ -12,6 +12,7 @@
 #include "core/broadcast.h"
 #include "core/errors.h"
 #include "core/manipulation.h"
+#include "core/promotion.h"
 
 namespace dla::py {
 namespace {
@@ -20,44 +21,18 @@ using pyb::arg;
 using pyb::handle;
 using pyb::object;
 
-// The dtype concat/stack produce: the array API promotion rules within a kind (bool, integer,
-// floating); mixing kinds is a TypeError.
-// TODO(merge): switch to the shared promotion table once the elementwise branch lands it.
-DType join_dtype(DType a, DType b, const char* fname) {
-  if (a == b) return a;
-  auto fail = [&]() -> DType {
-    throw TypeError(std::string(fname) + ": arrays of dtypes " + a.name() + " and " + b.name() +
-                    " cannot be joined (no promotion between them)");
-  };
-  if (!a.computes() || !b.computes()) return fail();
-  const DTypeKind ka = a.kind(), kb = b.kind();
-  const bool int_a = ka == DTypeKind::SignedInt || ka == DTypeKind::UnsignedInt;
-  const bool int_b = kb == DTypeKind::SignedInt || kb == DTypeKind::UnsignedInt;
-  const bool flt_a = ka == DTypeKind::RealFloat || ka == DTypeKind::ComplexFloat;
-  const bool flt_b = kb == DTypeKind::RealFloat || kb == DTypeKind::ComplexFloat;
-  if (int_a && int_b) {
-    if (ka == kb) return a.bits() >= b.bits() ? a : b;
-    const DType s = ka == DTypeKind::SignedInt ? a : b, u = ka == DTypeKind::SignedInt ? b : a;
-    if (s.bits() > u.bits()) return s;
-    if (u.bits() == 64) return fail();
-    return DType(DLDataType{kDLInt, static_cast<uint8_t>(u.bits() * 2), 1});
-  }
-  if (flt_a && flt_b) {
-    const bool cplx = ka == DTypeKind::ComplexFloat || kb == DTypeKind::ComplexFloat;
-    // Component precision: the wider of the two.
-    const int64_t pa = ka == DTypeKind::ComplexFloat ? a.bits() / 2 : a.bits();
-    const int64_t pb = kb == DTypeKind::ComplexFloat ? b.bits() / 2 : b.bits();
-    const bool wide = std::max(pa, pb) == 64;
-    if (cplx) return DType::of(wide ? ScalarType::Complex128 : ScalarType::Complex64);
-    return DType::of(wide ? ScalarType::Float64 : ScalarType::Float32);
-  }
-  return fail();
-}
-
+// The dtype concat and stack produce for their inputs.
 DType joined_dtype(const std::vector<Array>& xs, const char* fname) {
   if (xs.empty()) throw ValueError(std::string(fname) + ": need at least one array");
+  // The array API promotion table; storage-only dtypes join only with themselves.
   DType d = xs[0].dtype();
-  for (const Array& a : xs) d = join_dtype(d, a.dtype(), fname);
+  for (const Array& a : xs) {
+    if (a.dtype() == d) continue;
+    if (!a.dtype().computes() || !d.computes())
+      throw TypeError(std::string(fname) + ": arrays of dtypes " + d.name() + " and " + a.dtype().name() +
+                      " cannot be joined");
+    d = DType::of(promote_types(d.scalar, a.dtype().scalar));
+  }
   return d;
 }
 

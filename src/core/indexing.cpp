@@ -6,6 +6,7 @@
 // and setitem then differ only in the direction the gather/scatter kernel moves bytes.
 #include "core/indexing.h"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "core/errors.h"
 #include "core/fill.h"
 #include "core/gather.h"
+#include "core/promotion.h"
 #include "core/scalar.h"
 #include "core/strided_loop.h"
 
@@ -34,12 +36,62 @@ inline int64_t checked_index(int64_t i, int64_t len, int axis) {
   return i < 0 ? i + len : i;
 }
 
+[[noreturn]] void out_of_bounds(const std::string& index, int64_t len, int axis) {
+  throw IndexError("index " + index + " is out of bounds for axis " + std::to_string(axis) + " with size " +
+                   std::to_string(len));
+}
+
+// Byte offsets of idx[start : start + n] (a C-contiguous host integer array) along an axis
+// of length len: negatives wrap, anything outside [-len, len) is an IndexError.
+void integer_offsets(const Array& idx, int64_t start, const int64_t n, const int64_t len, const int64_t stride_bytes,
+                     int axis, int64_t* const out) {
+  // The lambda takes the loop bounds by value: captured by reference, every store to out[]
+  // could alias them and they would be reloaded per element.
+  visit_scalar(idx.dtype().scalar, [&, n, len, stride_bytes, out](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      const T* src = reinterpret_cast<const T*>(idx.data()) + start;
+      // Tight loop: wrap negatives, range-check every element, report after.
+      bool bad = false;
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t v = static_cast<int64_t>(src[k]);
+        if constexpr (std::is_signed_v<T>) v += v < 0 ? len : 0;
+        bad |= uint64_t(v) >= uint64_t(len);  // also catches v < -len and uint64 above INT64_MAX
+        out[k] = v * stride_bytes;
+      }
+      if (!bad) return;
+      for (int64_t k = 0; k < n; ++k) {
+        if constexpr (std::is_signed_v<T>) {
+          if (int64_t(src[k]) < -len || int64_t(src[k]) >= len) out_of_bounds(std::to_string(int64_t(src[k])), len, axis);
+        } else if (uint64_t(src[k]) >= uint64_t(len)) {
+          out_of_bounds(std::to_string(uint64_t(src[k])), len, axis);
+        }
+      }
+    }
+  });
+}
+
 // One index array (or mask) of the key: the view axes it replaces and what it selects there.
 struct Advanced {
   int vdim = 0;   // first view axis it indexes
   int ndims = 0;  // view axes it consumes (1 for an integer array, k for a k-d mask, 0 for a 0-d mask)
   Dims shape;     // its shape in the broadcast of all index arrays
-  std::vector<int64_t> offsets;  // byte offsets along the consumed axes, C order over `shape`
+  // Masks list their byte offsets when the plan is made. Integer arrays are read lazily, in
+  // chunks, so that x[idx] with a single index array never builds an offsets buffer.
+  std::vector<int64_t> offsets;
+  Array index;  // integer arrays: C-contiguous host copy
+  int64_t len = 0, stride_bytes = 0;
+  int axis = 0;
+
+  bool lazy() const { return static_cast<bool>(index.storage()); }
+  int64_t count() const { return lazy() ? index.size() : static_cast<int64_t>(offsets.size()); }
+  // Byte offsets of elements [start, start + n), C order over `shape`.
+  void offsets_at(int64_t start, int64_t n, int64_t* out) const {
+    if (lazy())
+      integer_offsets(index, start, n, len, stride_bytes, axis, out);
+    else
+      std::copy(offsets.begin() + start, offsets.begin() + start + n, out);
+  }
 };
 
 struct Plan {
@@ -48,50 +100,6 @@ struct Plan {
   bool adjacent = true;      // all advanced items next to each other in the key
   int insert_at = 0;         // view axis where the first advanced item sits
 };
-
-[[noreturn]] void out_of_bounds(const std::string& index, int64_t len, int axis) {
-  throw IndexError("index " + index + " is out of bounds for axis " + std::to_string(axis) + " with size " +
-                   std::to_string(len));
-}
-
-// Byte offsets of the elements an integer array selects along one axis.
-std::vector<int64_t> integer_offsets(const Array& idx_in, int64_t len, int64_t stride_bytes, int axis) {
-  Array idx = on_host(idx_in);
-  std::vector<int64_t> out(static_cast<size_t>(idx.size()));
-  int64_t* o = out.data();
-  Dims st(idx.ndim());
-  for (int i = 0; i < idx.ndim(); ++i) st[i] = idx.stride(i) * idx.itemsize();
-  auto L = coalesce<1>(idx.shape(), {st.data()});
-  visit_scalar(idx.dtype().scalar, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      for_each_row(L, std::array<char*, 1>{idx.data()}, [&](char** p, const int64_t* s, int64_t n) {
-        // Tight loop: wrap negatives, check the range once per element, report after.
-        const char* src = p[0];
-        bool bad = false;
-        for (int64_t k = 0; k < n; ++k, src += s[0]) {
-          const T raw = *reinterpret_cast<const T*>(src);
-          int64_t v = static_cast<int64_t>(raw);
-          if constexpr (std::is_signed_v<T>) v += v < 0 ? len : 0;
-          bad |= uint64_t(v) >= uint64_t(len);  // also catches v < -len and uint64 above INT64_MAX
-          o[k] = v * stride_bytes;
-        }
-        if (bad) {
-          for (int64_t k = 0; k < n; ++k) {
-            const T raw = *reinterpret_cast<const T*>(p[0] + k * s[0]);
-            if constexpr (std::is_signed_v<T>) {
-              if (int64_t(raw) < -len || int64_t(raw) >= len) out_of_bounds(std::to_string(int64_t(raw)), len, axis);
-            } else if (uint64_t(raw) >= uint64_t(len)) {
-              out_of_bounds(std::to_string(uint64_t(raw)), len, axis);
-            }
-          }
-        }
-        o += n;
-      });
-    }
-  });
-  return out;
-}
 
 // Byte offsets (relative to x's first element) of the True elements of a mask over x's
 // axes [axis, axis + mask.ndim), in row-major order.
@@ -224,7 +232,10 @@ Plan make_plan(const Array& x, const IndexItem* key, int n) {
         } else {
           adv.ndims = 1;
           adv.shape = a.shape();
-          adv.offsets = integer_offsets(a, x.shape(d), x.stride(d) * item, d);
+          adv.index = ascontiguous(on_host(a));
+          adv.len = x.shape(d);
+          adv.stride_bytes = x.stride(d) * item;
+          adv.axis = d;
           keep_axis();
         }
         p.adv.push_back(std::move(adv));
@@ -233,6 +244,9 @@ Plan make_plan(const Array& x, const IndexItem* key, int n) {
     }
   }
   while (d < ndim) keep_axis();
+  if (shape.size() > kMaxRank)
+    throw IndexError("indexing result would have " + std::to_string(shape.size()) + " dimensions; at most " +
+                     std::to_string(kMaxRank) + " are supported");
   p.view = x.view(std::move(shape), std::move(strides), offset);
   return p;
 }
@@ -240,80 +254,108 @@ Plan make_plan(const Array& x, const IndexItem* key, int n) {
 // Where the advanced result axes go and which view axes remain, for an advanced plan.
 struct Layout {
   Dims bshape;                  // broadcast shape of the index arrays
-  std::vector<int64_t> offsets; // one byte offset into the view per element of bshape
   Dims out_shape;               // shape of x[key]
   int bpos = 0;                 // first axis of bshape inside out_shape
-  std::vector<int> rest;        // view axes kept, in order
-  std::vector<int> rest_pos;    // their positions in out_shape
+  int nrest = 0;                // view axes kept:
+  int rest[kMaxRank];           //   which, in order
+  int rest_pos[kMaxRank];       //   and their positions in out_shape
 };
 
-Layout make_layout(Plan& p) {
+Layout make_layout(const Plan& p) {
   Layout L;
   for (const Advanced& a : p.adv) L.bshape = broadcast_shapes(L.bshape, a.shape);
-  const int64_t nb = checked_numel(L.bshape);
-  if (p.adv.size() == 1) {
-    L.offsets = std::move(p.adv[0].offsets);
-  } else if (nb > 0) {
-    // Sum the broadcast offsets of every index array with an odometer over bshape.
-    const int bn = L.bshape.size();
-    const int na = static_cast<int>(p.adv.size());
-    std::vector<Dims> st(na);
-    for (int k = 0; k < na; ++k) {
-      const Dims& s = p.adv[k].shape;
-      Dims own = contiguous_strides(s);
-      st[k] = Dims(bn, 0);
-      for (int j = 0; j < s.size(); ++j)
-        if (s[j] != 1) st[k][bn - s.size() + j] = own[j];
-    }
-    L.offsets.resize(static_cast<size_t>(nb));
-    std::vector<int64_t> pos(na, 0);
-    Dims idx(bn, 0);
-    for (int64_t i = 0; i < nb; ++i) {
-      int64_t sum = 0;
-      for (int k = 0; k < na; ++k) sum += p.adv[k].offsets[pos[k]];
-      L.offsets[i] = sum;
-      for (int j = bn - 1; j >= 0; --j) {
-        for (int k = 0; k < na; ++k) pos[k] += st[k][j];
-        if (++idx[j] < L.bshape[j]) break;
-        for (int k = 0; k < na; ++k) pos[k] -= st[k][j] * L.bshape[j];
-        idx[j] = 0;
-      }
-    }
-  }
+  checked_numel(L.bshape);
   const int vn = p.view.ndim();
-  std::vector<bool> used(vn, false);
+  bool used[kMaxRank] = {};
   for (const Advanced& a : p.adv)
     for (int j = 0; j < a.ndims; ++j) used[a.vdim + j] = true;
   L.bpos = p.adjacent ? p.insert_at : 0;
   for (int v = 0; v < vn; ++v)
-    if (!used[v]) L.rest.push_back(v);
+    if (!used[v]) L.rest[L.nrest++] = v;
+  if (L.nrest + L.bshape.size() > kMaxRank)
+    throw IndexError("indexing result would have more than " + std::to_string(kMaxRank) + " dimensions");
   // Kept axes before insert_at stay in front of the index axes (adjacent case only).
   int o = p.adjacent ? 0 : L.bshape.size();
   bool placed = !p.adjacent;
-  for (int v : L.rest) {
-    if (!placed && v >= p.insert_at) {
+  for (int j = 0; j < L.nrest; ++j) {
+    if (!placed && L.rest[j] >= p.insert_at) {
       o += L.bshape.size();
       placed = true;
     }
-    L.rest_pos.push_back(o++);
+    L.rest_pos[j] = o++;
   }
-  L.out_shape = Dims(static_cast<int>(L.rest.size()) + L.bshape.size());
+  L.out_shape = Dims(L.nrest + L.bshape.size());
   for (int j = 0; j < L.bshape.size(); ++j) L.out_shape[L.bpos + j] = L.bshape[j];
-  for (size_t j = 0; j < L.rest.size(); ++j) L.out_shape[L.rest_pos[j]] = p.view.shape(L.rest[j]);
+  for (int j = 0; j < L.nrest; ++j) L.out_shape[L.rest_pos[j]] = p.view.shape(L.rest[j]);
   return L;
+}
+
+// The summed byte offsets of several index arrays, broadcast over bshape (odometer walk).
+std::vector<int64_t> combined_offsets(const Plan& p, const Layout& L) {
+  const int64_t nb = checked_numel(L.bshape);
+  const int bn = L.bshape.size();
+  const int na = static_cast<int>(p.adv.size());
+  std::vector<std::vector<int64_t>> own(na);
+  std::vector<Dims> st(na);
+  for (int k = 0; k < na; ++k) {
+    const Advanced& a = p.adv[k];
+    own[k].resize(static_cast<size_t>(a.count()));
+    a.offsets_at(0, a.count(), own[k].data());
+    const Dims cs = contiguous_strides(a.shape);
+    st[k] = Dims(bn, 0);
+    for (int j = 0; j < a.shape.size(); ++j)
+      if (a.shape[j] != 1) st[k][bn - a.shape.size() + j] = cs[j];
+  }
+  std::vector<int64_t> out(static_cast<size_t>(nb));
+  std::vector<int64_t> pos(na, 0);
+  Dims idx(bn, 0);
+  for (int64_t i = 0; i < nb; ++i) {
+    int64_t sum = 0;
+    for (int k = 0; k < na; ++k) sum += own[k][pos[k]];
+    out[i] = sum;
+    for (int j = bn - 1; j >= 0; --j) {
+      for (int k = 0; k < na; ++k) pos[k] += st[k][j];
+      if (++idx[j] < L.bshape[j]) break;
+      for (int k = 0; k < na; ++k) pos[k] -= st[k][j] * L.bshape[j];
+      idx[j] = 0;
+    }
+  }
+  return out;
+}
+
+// Calls f(offsets, first, n) over consecutive runs of the selected offsets, in bshape's C
+// order. A single integer array is read in cache-sized chunks instead of being expanded.
+template <class F>
+void for_offset_runs(const Plan& p, const Layout& L, F&& f) {
+  const int64_t nb = checked_numel(L.bshape);
+  if (p.adv.size() > 1) {
+    std::vector<int64_t> all = combined_offsets(p, L);
+    f(all.data(), int64_t(0), nb);
+    return;
+  }
+  const Advanced& a = p.adv[0];
+  if (!a.lazy()) {
+    f(a.offsets.data(), int64_t(0), nb);
+    return;
+  }
+  constexpr int64_t kChunk = 2048;
+  int64_t buf[kChunk];
+  for (int64_t first = 0; first < nb; first += kChunk) {
+    const int64_t n = std::min(kChunk, nb - first);
+    a.offsets_at(first, n, buf);
+    f(static_cast<const int64_t*>(buf), first, n);
+  }
 }
 
 // The kernel arguments moving between the view (sparse side) and an array of out_shape (dense side).
 BlockMove block_move(const Plan& p, const Layout& L, const Array& dense) {
   BlockMove m;
   const int64_t item = p.view.itemsize();
-  m.count = static_cast<int64_t>(L.offsets.size());
-  m.offsets = L.offsets.data();
   m.sparse = p.view.data();
   m.dense = dense.data();
   m.dense_step = L.bshape.size() ? dense.stride(L.bpos + L.bshape.size() - 1) * item : 0;
   m.itemsize = item;
-  for (size_t j = 0; j < L.rest.size(); ++j) {
+  for (int j = 0; j < L.nrest; ++j) {
     m.block_shape.push_back(p.view.shape(L.rest[j]));
     m.sparse_strides.push_back(p.view.stride(L.rest[j]) * item);
     m.dense_strides.push_back(dense.stride(L.rest_pos[j]) * item);
@@ -345,18 +387,41 @@ Array broadcast_value(const Array& v, const Dims& shape) {
   return v.view(shape, broadcast_strides(vs, vst, shape), v.byte_offset());
 }
 
-Array gather(const Array& x, Plan& p) {
+// Moves every selected block between the view and `dense` (an array of out_shape).
+template <bool Scatter>
+void move_selected(const Plan& p, const Layout& L, const Array& dense) {
+  BlockMove m = block_move(p, L, dense);
+  char* const dense0 = m.dense;
+  for_offset_runs(p, L, [&](const int64_t* offsets, int64_t first, int64_t n) {
+    m.offsets = offsets;
+    m.count = n;
+    m.dense = dense0 + first * m.dense_step;
+    if (Scatter)
+      scatter_blocks(m);
+    else
+      gather_blocks(m);
+  });
+}
+
+Array gather(const Array& x, const Plan& p) {
   Layout L = make_layout(p);
   Array out = Array::empty(L.out_shape, x.dtype(), Device{});
-  gather_blocks(block_move(p, L, out));
+  move_selected<false>(p, L, out);
   return out;
 }
 
-void scatter(Plan& p, const Array& value) {
+void scatter(const Plan& p, const Array& value) {
   Layout L = make_layout(p);
+  // Every index is checked before the first write, so a bad key leaves x unchanged.
+  for (const Advanced& a : p.adv)
+    if (a.lazy()) {
+      int64_t buf[256];
+      for (int64_t first = 0; first < a.count(); first += 256)
+        a.offsets_at(first, std::min<int64_t>(256, a.count() - first), buf);
+    }
   Array v = broadcast_value(value, L.out_shape);
   if (!flat_index_axes(v, L)) v = ascontiguous(v);
-  scatter_blocks(block_move(p, L, v));
+  move_selected<true>(p, L, v);
 }
 
 }  // namespace
@@ -468,27 +533,28 @@ void setitem(const Array& x, const IndexItem* key, int n, const Array& value_in)
 
 void setitem(const Array& x, const IndexItem* key, int n, const Scalar& value) {
   const DType dt = x.dtype();
-  const DTypeKind k = dt.kind();
   using SK = Scalar::Kind;
-  bool ok = true;
-  switch (value.kind) {
-    case SK::Bool: break;
-    case SK::Int:
-    case SK::UInt:
-      ok = k != DTypeKind::Bool;
-      if (ok && dt.computes() && is_integer(dt.scalar) && !int_fits(dt, value))
-        throw OverflowError("Python int " + (value.kind == SK::UInt ? std::to_string(value.u) : std::to_string(value.i)) +
-                            " is out of range for " + dt.name());
-      break;
-    case SK::Float: ok = k == DTypeKind::RealFloat || k == DTypeKind::ComplexFloat || k == DTypeKind::Storage; break;
-    case SK::Complex: ok = k == DTypeKind::ComplexFloat; break;
-  }
-  if (!ok) {
-    static const char* names[] = {"bool", "int", "int", "float", "complex"};
-    throw TypeError(std::string("cannot assign a Python ") + names[static_cast<int>(value.kind)] +
-                    " to an array of dtype " + dt.name());
-  }
+  const PyScalarKind kind = value.kind == SK::Bool ? PyScalarKind::Bool
+                            : value.kind == SK::Float ? PyScalarKind::Float
+                            : value.kind == SK::Complex ? PyScalarKind::Complex
+                                                        : PyScalarKind::Int;
+  // The operators' rule for Python scalars, and the dtype must stay x's. Storage dtypes that
+  // hold numbers (float16, bfloat16) take ints and floats.
+  const bool ok = dt.computes() ? scalar_operand_type(dt.scalar, kind) == dt.scalar
+                                : kind == PyScalarKind::Int || kind == PyScalarKind::Float;
+  if (!ok)
+    throw TypeError(std::string("cannot assign a Python ") + py_scalar_kind_name(kind) + " to an array of dtype " +
+                    dt.name());
+  if (kind == PyScalarKind::Int && dt.computes() && is_integer(dt.scalar) && !int_fits(dt, value))
+    throw OverflowError("Python int " + (value.kind == SK::UInt ? std::to_string(value.u) : std::to_string(value.i)) +
+                        " is out of range for " + dt.name());
   if (x.readonly()) throw ValueError("assignment destination is read-only");
+  Array view;
+  if (simple_view(x, key, n, &view)) {
+    // x[i, j] = v: one element of host memory is a single store.
+    if (view.size() == 1 && view.device().kind == DeviceKind::CPU) return store_scalar(dt, value, view.data());
+    return fill(view, value);
+  }
   Plan p = make_plan(x, key, n);
   if (p.adv.empty()) return fill(p.view, value);
   Array v = Array::empty(Dims{}, dt, Device{});

@@ -45,9 +45,10 @@ Array getitem(const Array& x, const IndexItem* key, int n);
 // x[key] = value, with value broadcast to the selection and converted to x's dtype
 // (a complex value into a real array is a TypeError). ValueError when x is read-only.
 void setitem(const Array& x, const IndexItem* key, int n, const Array& value);
-// x[key] = a Python number. The number must fit the dtype's kind: bool into any array, int
-// into integer and floating arrays (OverflowError outside an integer dtype's range), float
-// into floating arrays, complex into complex arrays; TypeError otherwise.
+// x[key] = a Python number, under the operators' rule for Python scalars (promotion.h) with
+// the result dtype x's own: bool into bool arrays, int into numeric arrays (OverflowError
+// outside an integer dtype's range), float into floating arrays, complex into complex
+// arrays; TypeError otherwise.
 void setitem(const Array& x, const IndexItem* key, int n, const Scalar& value);
 
 // take(x, indices, axis): x[(:,)*axis + (indices,)]; axis already normalised.

@@ -21,13 +21,26 @@ struct Elem {
 // One element per block; dense side strided by dense_step.
 template <class T, bool Scatter>
 void move_elements(const BlockMove& m) {
-  const int64_t* off = m.offsets;
+  // Locals, not m's fields: the stores below could alias them and force a reload per element.
+  const int64_t* const off = m.offsets;
+  char* const sparse = m.sparse;
   char* dense = m.dense;
-  for (int64_t i = 0; i < m.count; ++i, dense += m.dense_step) {
+  const int64_t step = m.dense_step, count = m.count;
+  if (step == sizeof(T)) {
+    T* d = reinterpret_cast<T*>(dense);
+    for (int64_t i = 0; i < count; ++i) {
+      if constexpr (Scatter)
+        std::memcpy(sparse + off[i], d + i, sizeof(T));
+      else
+        std::memcpy(d + i, sparse + off[i], sizeof(T));
+    }
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i, dense += step) {
     if constexpr (Scatter)
-      std::memcpy(m.sparse + off[i], dense, sizeof(T));
+      std::memcpy(sparse + off[i], dense, sizeof(T));
     else
-      std::memcpy(dense, m.sparse + off[i], sizeof(T));
+      std::memcpy(dense, sparse + off[i], sizeof(T));
   }
 }
 
