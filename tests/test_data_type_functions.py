@@ -17,20 +17,18 @@ def npd(d):
     return np.dtype(str(d))
 
 
-PAIRS = list(itertools.product(ALL, ALL))
-
-
-@pytest.mark.parametrize("src,dst", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
-def test_astype_values(src, dst):
+@pytest.mark.parametrize("src", ALL, ids=str)
+def test_astype_values(src):
     values = np.array([0, 1, 2, 3, 100, 7], dtype=npd(src))
     x = dl.asarray(values)
-    if src in COMPLEX and dst not in COMPLEX and dst != dl.bool:
-        with pytest.raises(TypeError, match="real|imag"):
-            dl.astype(x, dst)
-        return
-    out = dl.astype(x, dst)
-    assert out.dtype == dst and out.shape == x.shape
-    np.testing.assert_array_equal(np.asarray(out), values.astype(npd(dst)))
+    for dst in ALL:
+        if src in COMPLEX and dst not in COMPLEX and dst != dl.bool:
+            with pytest.raises(TypeError, match="real|imag"):
+                dl.astype(x, dst)
+            continue
+        out = dl.astype(x, dst)
+        assert out.dtype == dst and out.shape == x.shape
+        np.testing.assert_array_equal(np.asarray(out), values.astype(npd(dst)), err_msg=str(dst))
 
 
 def test_astype_copy_semantics():
@@ -60,17 +58,17 @@ def test_astype_signature():
     assert str(inspect.signature(dl.astype)) == "(x, dtype, /, *, copy=True, device=None)"
 
 
-@pytest.mark.parametrize("src,dst", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
-def test_can_cast_follows_promotion(src, dst):
-    try:
-        promoted = dl.result_type(src, dst)
-    except TypeError:
-        promoted = None
-    assert dl.can_cast(src, dst) == (promoted == dst)
-    assert dl.can_cast(dl.ones(1, dtype=src), dst) == (promoted == dst)
+def test_can_cast_follows_promotion():
+    for src, dst in itertools.product(ALL, ALL):
+        try:
+            promoted = dl.result_type(src, dst)
+        except TypeError:
+            promoted = None
+        assert dl.can_cast(src, dst) == (promoted == dst), (src, dst)
+        assert dl.can_cast(dl.ones(1, dtype=src), dst) == (promoted == dst), (src, dst)
 
 
-@pytest.mark.parametrize("dtype", [dl.float32, dl.float64, dl.complex64, dl.complex128])
+@pytest.mark.parametrize("dtype", [dl.float32, dl.float64, dl.complex64, dl.complex128], ids=str)
 def test_finfo(dtype):
     real = {dl.complex64: dl.float32, dl.complex128: dl.float64}.get(dtype, dtype)
     want = np.finfo(npd(real))
@@ -84,7 +82,7 @@ def test_finfo(dtype):
         dl.finfo(dl.int32)
 
 
-@pytest.mark.parametrize("dtype", ALL[1:9])
+@pytest.mark.parametrize("dtype", ALL[1:9], ids=str)
 def test_iinfo(dtype):
     want = np.iinfo(npd(dtype))
     i = dl.iinfo(dl.ones(1, dtype=dtype))

@@ -119,6 +119,7 @@ from ._core import (  # elementwise functions and where (src/core/elementwise_op
     where,
 )
 from ._core import astype, can_cast, finfo, iinfo, isdtype, result_type  # data type functions
+from ._core import all, any  # utility reductions
 from ._constants import e, inf, nan, newaxis, pi
 from ._core import (  # indexing, manipulation and the remaining creation functions
     take,
@@ -150,6 +151,14 @@ from ._core import (  # indexing, manipulation and the remaining creation functi
 )
 from ._info import __array_namespace_info__  # noqa: F401
 from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
+from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
+
+try:  # the ROCm backend is a separate module: it needs the HIP runtime library
+    import importlib as _importlib
+
+    _importlib.import_module("._rocm", __name__)
+except ImportError as _e:  # not built, or no ROCm on this machine: the rocm device list stays empty
+    rocm.backend_import_error = _e
 
 __array_api_version__ = "2025.12"
 __version__ = "0.1.0"

@@ -30,7 +30,9 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_elementwise(m);
   dla::py::bind_operators(m);
   dla::py::bind_data_types(m);
+  dla::py::bind_utility(m);
   dla::py::bind_indexing(m);
   dla::py::bind_manipulation(m);
   dla::py::bind_creation_derived(m);
+  dla::py::bind_gpu(m);
 }

@@ -7,14 +7,17 @@
 #include <complex>
 #include <memory>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "bindings/bindings.h"
 #include "bindings/py_dtype_device.h"
+#include "bindings/py_gpu.h"
 #include "bindings/scalars.h"
 #include "core/copy.h"
 #include "core/errors.h"
+#include "core/runtime.h"
 
 namespace dla::py {
 namespace {
@@ -52,7 +55,10 @@ pyb::object tolist_rec(const Array& a, int dim, const char* p) {
 }
 
 Array host_view(const Array& a, const char* what) {
-  if (a.device().host_accessible()) return a;
+  if (a.device().host_accessible()) {
+    sync_for_host(a.device());  // pinned/managed memory: queued device work may still write it
+    return a;
+  }
   throw BufferError(std::string(what) + ": the array is on device '" + a.device().str() +
                     "'; move it with x.to_device('cpu') first");
 }
@@ -63,43 +69,60 @@ const char* const kApiVersions[] = {"2021.12", "2022.12", "2023.12", "2024.12", 
 
 PyTypeObject* array_type() { return g_array_type; }
 
-// wrap() sits on the path of every operation that returns an array, and pybind11's generic
-// cast (type lookup, registering the instance in a global hash map, and the matching work on
-// deallocation) costs more than a small kernel. The Array type has pybind11's simple layout
-// ([Array*][unique_ptr<Array>] inline in the object), so wrap fills it in directly and leaves
-// the instance unregistered (registration only serves returning an existing C++ pointer as
-// the same Python object, which dlarray never does); array_dealloc undoes exactly that and
-// hands every other case to pybind11.
+// Returning and dropping arrays is on every operation's path, and pybind11's generic
+// instance handling dominates it: cast() searches its registry of live instances and
+// registers the new one (a hash-map insert, an erase at deallocation), and both creation
+// and deallocation look the type's layout up in another map. A wrapped Array is always a
+// fresh owner that nothing looks up by address, and dlarray.Array has pybind11's simple
+// layout (one value pointer, one std::unique_ptr holder inline), so wrap() and
+// array_dealloc() fill and clear that layout directly. Anything else (a Python subclass, a
+// registered instance, keep-alive patients) goes through pybind11's own deallocation.
 namespace {
-bool g_fast_instances = false;
-destructor g_pybind11_dealloc = nullptr;
-using ArrayHolder = std::unique_ptr<Array>;
+bool g_simple_layout = false;
+destructor g_pybind_dealloc = nullptr;
+using Holder = std::unique_ptr<Array>;
+
+Holder& simple_holder(pyb::detail::instance* inst) {
+  return *reinterpret_cast<Holder*>(&inst->simple_value_holder[1]);
+}
 
 void array_dealloc(PyObject* self) {
-  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
   PyTypeObject* type = Py_TYPE(self);
-  if (type == g_array_type && inst->simple_layout && !inst->simple_instance_registered && !inst->has_patients &&
-      !inst->weakrefs) {
-    if (inst->simple_holder_constructed) reinterpret_cast<ArrayHolder*>(&inst->simple_value_holder[1])->~ArrayHolder();
-    type->tp_free(self);
-    Py_DECREF(type);
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  if (type != g_array_type || !inst->simple_layout || !inst->simple_holder_constructed ||
+      inst->simple_instance_registered || inst->has_patients) {
+    g_pybind_dealloc(self);
     return;
   }
-  g_pybind11_dealloc(self);
+  if (inst->weakrefs) PyObject_ClearWeakRefs(self);
+  {
+    // The last view of imported memory runs a peer's deleter, which may call into Python:
+    // keep a pending exception (we may be cleaning up after one) out of its way.
+    PyObject *et = nullptr, *ev = nullptr, *tb = nullptr;
+    const bool pending = PyErr_Occurred() != nullptr;
+    if (pending) PyErr_Fetch(&et, &ev, &tb);
+    simple_holder(inst).~Holder();
+    if (pending) PyErr_Restore(et, ev, tb);
+  }
+  inst->simple_holder_constructed = false;
+  inst->simple_value_holder[0] = nullptr;
+  type->tp_free(self);
+  Py_DECREF(type);  // instances of heap types own a reference to their type
 }
 }  // namespace
 
 pyb::object wrap(Array a) {
-  if (!g_fast_instances) return pyb::cast(std::move(a));
-  PyObject* self = g_array_type->tp_alloc(g_array_type, 0);  // zeroed; holds a type reference
+  if (!g_simple_layout) return pyb::cast(std::move(a));
+  PyObject* self = g_array_type->tp_alloc(g_array_type, 0);
   if (!self) throw pyb::error_already_set();
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
-  inst->simple_layout = true;
-  inst->owned = true;
   Array* value = new Array(std::move(a));
+  inst->simple_layout = true;
   inst->simple_value_holder[0] = value;
-  new (&inst->simple_value_holder[1]) ArrayHolder(value);
+  new (&simple_holder(inst)) Holder(value);
   inst->simple_holder_constructed = true;
+  inst->simple_instance_registered = false;
+  inst->owned = true;
   return pyb::reinterpret_steal<pyb::object>(self);
 }
 
@@ -123,13 +146,16 @@ void bind_array(pyb::module_& m) {
                                 "or another creation function.");
   g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   {
-    const pyb::detail::type_info* ti = pyb::detail::get_type_info(typeid(Array));
-    g_fast_instances = ti && ti->simple_type && ti->holder_size_in_ptrs <= pyb::detail::instance_simple_holder_in_ptrs() &&
-                       sizeof(ArrayHolder) <= sizeof(void*) * pyb::detail::instance_simple_holder_in_ptrs() &&
-                       !PyType_HasFeature(g_array_type, Py_TPFLAGS_HAVE_GC);
-    if (g_fast_instances) {
-      g_pybind11_dealloc = g_array_type->tp_dealloc;
-      g_array_type->tp_dealloc = &array_dealloc;
+    // Use the direct wrap/dealloc only if pybind11 gave the type the simple layout they assume.
+    static_assert(sizeof(Holder) <= sizeof(void*) * pyb::detail::instance_simple_holder_in_ptrs(),
+                  "std::unique_ptr<Array> must fit pybind11's inline holder slot");
+    pyb::object probe = pyb::cast(Array());
+    auto* inst = reinterpret_cast<pyb::detail::instance*>(probe.ptr());
+    g_simple_layout = inst->simple_layout && g_array_type->tp_dictoffset == 0 &&
+                      !PyType_HasFeature(g_array_type, Py_TPFLAGS_HAVE_GC);
+    if (g_simple_layout) {
+      g_pybind_dealloc = g_array_type->tp_dealloc;
+      g_array_type->tp_dealloc = array_dealloc;
     }
   }
 
@@ -194,8 +220,13 @@ void bind_array(pyb::module_& m) {
             const Array& a = unwrap(self);
             Device d = parse_device_arg(device);
             if (d == a.device()) return self;
-            if (!stream.is_none())
-              throw ValueError("to_device: stream= is only meaningful between GPU devices");
+            if (!stream.is_none()) {
+              // The stream of the device side (the destination's when both are devices).
+              Device side = d.host_accessible() ? a.device() : d;
+              if (side.host_accessible())
+                throw ValueError("to_device: stream= needs a CUDA or ROCm device on one side");
+              return run_on_stream(stream, side, [&] { return wrap(copy_to(a, d)); });
+            }
             return wrap(copy_to(a, d));
           },
           pyb::arg("device"), pyb::pos_only(), pyb::kw_only(), pyb::arg("stream") = pyb::none(),

@@ -18,6 +18,7 @@
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/fill.h"
+#include "core/runtime.h"
 #include "dlpack/copy_error.h"
 #include "dlpack/dlpack_py.h"
 
@@ -253,7 +254,11 @@ pybind11::object finish(pybind11::object src_obj, Array a, const DType* dtype, c
   bool changed = false;
   if (dtype && *dtype != a.dtype()) {
     if (copy == 0) throw CopyForbidden("asarray: copy=False but converting to " + dtype->name() + " needs a copy");
-    a = cast_to(a.device().host_accessible() ? a : copy_to(a, Device{}), *dtype);
+    const Device home = a.device();
+    if (home.host_accessible()) sync_for_host(home);  // pinned/managed: queued work may still write it
+    a = cast_to(home.host_accessible() ? a : copy_to(a, Device{}), *dtype);
+    // Casts run on the host for now: the result goes back where it came from unless asked elsewhere.
+    if (!device && a.device() != home) a = copy_to(a, home);
     changed = true;
   }
   if (device && *device != a.device()) {
@@ -298,9 +303,12 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   static PyObject* dlpack_name = PyUnicode_InternFromString("__dlpack__");
   if (PyObject_HasAttr(o, dlpack_name)) {
     try {
+      // copy=True: the producer copies, unless a dtype is given (the cast will copy anyway).
+      // copy=False is passed on, so a producer that would have to copy refuses.
       bool copied = false;
-      Array a = import_dlpack(o, nullptr, copy == 1 ? 1 : -1, &copied);
-      return finish({}, std::move(a), dtype, device, copy == 1 && copied ? -1 : copy, copied);
+      const int import_copy = copy == 1 && dtype ? -1 : copy;
+      Array a = import_dlpack(o, nullptr, import_copy, &copied);
+      return finish({}, std::move(a), dtype, device, copied ? -1 : copy, copied);
     } catch (pybind11::error_already_set& e) {
       // A producer that cannot describe its data (NumPy object or byte-swapped arrays) may
       // still be readable through the buffer protocol below; anything else propagates.

@@ -10,6 +10,8 @@
 #include "bindings/bindings.h"
 #include "bindings/py_array.h"
 #include "bindings/py_errors.h"
+#include "backends/cpu/parallel.h"
+#include "backends/cpu/vector_math.h"
 #include "bindings/scalars.h"
 #include "core/errors.h"
 
@@ -173,6 +175,10 @@ void bind_elementwise(pyb::module_& m) {
         return out;
       },
       "The elementwise declaration table (name, arity, sig, kinds, result, params), for tests.");
+  m.def("_num_threads", &cpu::num_threads, "Threads the CPU kernels use (DLARRAY_NUM_THREADS or the CPUs available).");
+  m.def("_set_num_threads", &cpu::set_num_threads, pyb::arg("n"), "Set the CPU kernels' thread count (benchmarks).");
+  m.def("_vector_math_isa", &cpu::vector_math_isa,
+        "The vector ISA of the libmvec loops ('avx512', 'avx2', or 'none' when libmvec or the CPU lacks it).");
 }
 
 }  // namespace dla::py

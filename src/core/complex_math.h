@@ -11,11 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define DLA_HOST_DEVICE __host__ __device__
-#else
-#define DLA_HOST_DEVICE
-#endif
+#include "core/host_device.h"
 
 namespace dla {
 namespace elem {
@@ -32,7 +28,7 @@ template <class R>
 DLA_HOST_DEVICE std::complex<R> complex_expm1(std::complex<R> z) {
   const R a = z.real(), b = z.imag();
   if (std::fabs(a) < R(1) && std::fabs(b) < R(1)) {
-    if (b == 0) return {std::expm1(a), b};
+    if (b == 0) return {std::expm1(a) + R(0), b};  // + 0: exp(-0 + 0j) - 1 is +0 + 0j
     const R s = std::sin(b / 2);
     return {std::expm1(a) * std::cos(b) - 2 * s * s, std::exp(a) * std::sin(b)};
   }
@@ -90,8 +86,9 @@ DLA_HOST_DEVICE std::complex<R> complex_sign(std::complex<R> z) {
 template <class R>
 DLA_HOST_DEVICE std::complex<R> complex_pow(std::complex<R> x, std::complex<R> y) {
   const R n = y.real();
+  const bool zero_base = x.real() == 0 && x.imag() == 0;
   if (y.imag() == 0 && n == std::trunc(n) && std::fabs(n) <= 64 && std::isfinite(x.real()) &&
-      std::isfinite(x.imag())) {
+      std::isfinite(x.imag()) && !(zero_base && n < 0)) {
     if (n == 0) return {R(1), R(0)};
     long k = long(std::fabs(n));
     std::complex<R> result(R(1), R(0)), base = x;

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "core/complex_math.h"
+#include "core/host_device.h"
 
 namespace dla {
 namespace elem {

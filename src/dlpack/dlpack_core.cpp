@@ -1,10 +1,14 @@
 // dlpack_core.cpp — building and consuming DLPack managed tensors.
 #include "dlpack/dlpack_core.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <new>
 #include <string>
 
 #include "core/errors.h"
+#include "core/runtime.h"
 
 namespace dla {
 namespace {
@@ -23,6 +27,7 @@ void delete_holder(Managed* self) {
 
 template <class Managed>
 ExportHolder<Managed>* make_holder(const Array& a) {
+  check_exportable(a);
   auto* h = new ExportHolder<Managed>();
   h->array = a;
   h->managed.manager_ctx = h;
@@ -31,43 +36,56 @@ ExportHolder<Managed>* make_holder(const Array& a) {
   return h;
 }
 
-void check_dtype(const DLDataType& t) {
-  if (t.code > kDLFloat4_e2m1fn)
-    throw BufferError("DLPack dtype code " + std::to_string(t.code) + " is unknown to dlarray (DLPack 1.3)");
-  if (t.bits == 0 || t.lanes == 0)
-    throw BufferError("DLPack dtype has zero bits or lanes");
-  if (t.code == kDLBool && t.bits != 8) throw BufferError("DLPack bool must have 8 bits");
-  if (t.code == kDLFloat6_e2m3fn || t.code == kDLFloat6_e3m2fn) {
-    if (t.bits != 6) throw BufferError("DLPack fp6 types must have bits == 6");
+// Packed sub-byte elements are addressed by bytes: only compact row-major layouts make sense.
+bool compact_row_major(const Dims& shape, const Dims& strides) {
+  int64_t expected = 1;
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1 && strides[i] != expected) return false;
+    expected *= shape[i];
   }
-  if (t.code == kDLFloat4_e2m1fn && t.bits != 4) throw BufferError("DLPack fp4 must have bits == 4");
+  return true;
 }
 
+
 // Builds the Array for a DLTensor whose memory `release` frees. Throws BufferError on a
-// tensor dlarray cannot describe; the caller then releases the tensor.
+// tensor dlarray cannot describe; the caller then releases the tensor. Accepts what older
+// producers send: NULL strides (compact row-major), NULL shape when ndim == 0, NULL data
+// when there are no elements, a nonzero byte_offset, negative and zero strides.
 Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
-  if (t.ndim < 0 || t.ndim > kMaxRank)
-    throw BufferError("DLPack tensor has ndim " + std::to_string(t.ndim) + "; dlarray supports 0.." +
+  const int ndim = t.ndim;
+  if (ndim < 0 || ndim > kMaxRank)
+    throw BufferError("DLPack tensor has ndim " + std::to_string(ndim) + "; dlarray supports 0.." +
                       std::to_string(kMaxRank));
-  check_dtype(t.dtype);
+  check_dl_dtype(t.dtype);
   if (flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED)
     throw BufferError("DLPack tensors with padded sub-byte elements are not supported; send them packed");
   Device device = device_from_dl(t.device);
-  if (t.ndim > 0 && t.shape == nullptr) throw BufferError("DLPack tensor has ndim > 0 and a NULL shape");
-  Dims shape(t.shape ? t.shape : nullptr, t.shape ? t.ndim : 0);
-  for (int64_t d : shape)
-    if (d < 0) throw BufferError("DLPack tensor has a negative dimension");
-  Dims strides = t.strides ? Dims(t.strides, t.ndim) : contiguous_strides(shape);
-  DType dtype(t.dtype);
-  int64_t n = checked_numel(shape);
-  if (dtype.is_subbyte()) {
-    // Packed sub-byte data is addressed by bytes: only compact row-major layouts make sense.
-    Dims compact = contiguous_strides(shape);
-    for (int i = 0; i < shape.size(); ++i)
-      if (shape[i] > 1 && strides[i] != compact[i])
-        throw BufferError("strided sub-byte DLPack tensors are not supported");
+  if (!device.host_accessible() && find_runtime(device.kind) == nullptr)
+    throw BufferError("cannot import a DLPack tensor on '" + device.str() + "': this build of dlarray has no " +
+                      device_kind_name(device.kind) + " backend");
+  if (ndim > 0 && t.shape == nullptr) throw BufferError("DLPack tensor has ndim > 0 and a NULL shape");
+  Dims shape(t.shape, ndim);
+  // Element count without a division per dimension (this runs on every import).
+  int64_t n = 1;
+  bool zero = false, overflow = false;
+  for (int i = 0; i < ndim; ++i) {
+    const int64_t d = shape[i];
+    if (d < 0) throw BufferError("DLPack tensor has a negative dimension (" + std::to_string(d) + ")");
+    if (d == 0) zero = true;
+    else overflow |= __builtin_mul_overflow(n, d, &n);
   }
-  size_t nbytes = static_cast<size_t>(dtype.nbytes_for(n));
+  if (zero) n = 0;
+  else if (overflow) throw BufferError("DLPack tensor's element count overflows int64");
+  if (t.data == nullptr && n > 0) throw BufferError("DLPack tensor has NULL data but " + std::to_string(n) + " elements");
+  if (t.byte_offset > static_cast<uint64_t>(INT64_MAX)) throw BufferError("DLPack tensor's byte_offset is out of range");
+  Dims strides = t.strides ? Dims(t.strides, ndim) : contiguous_strides(shape);
+  DType dtype(t.dtype);
+  if (dtype.is_subbyte() && !compact_row_major(shape, strides))
+    throw BufferError("strided sub-byte DLPack tensors are not supported (packed sub-byte data must be compact)");
+  // Storage size is informational for adopted memory; saturate rather than overflow.
+  unsigned __int128 bits = static_cast<unsigned __int128>(n) * static_cast<uint64_t>(dtype.bits());
+  size_t nbytes = static_cast<size_t>(std::min<unsigned __int128>((bits + 7) / 8, SIZE_MAX));
   StoragePtr st = Storage::adopt(release, nbytes, device);
   Array a(std::move(st), static_cast<int64_t>(t.byte_offset), std::move(shape), std::move(strides), dtype);
   if (flags & DLPACK_FLAG_BITMASK_READ_ONLY) a.set_readonly(true);
@@ -84,6 +102,24 @@ void call_legacy_deleter(void* ctx, void*) {
 }
 
 }  // namespace
+
+void check_dl_dtype(const DLDataType& t) {
+  if (t.code > kDLFloat4_e2m1fn)
+    throw BufferError("DLPack dtype code " + std::to_string(t.code) + " is unknown to dlarray (DLPack 1.3)");
+  if (t.bits == 0 || t.lanes == 0)
+    throw BufferError("DLPack dtype has zero bits or lanes");
+  if (t.code == kDLBool && t.bits != 8) throw BufferError("DLPack bool must have 8 bits");
+  if (t.code == kDLFloat6_e2m3fn || t.code == kDLFloat6_e3m2fn) {
+    if (t.bits != 6) throw BufferError("DLPack fp6 types must have bits == 6");
+  }
+  if (t.code == kDLFloat4_e2m1fn && t.bits != 4) throw BufferError("DLPack fp4 must have bits == 4");
+}
+
+void check_exportable(const Array& a) {
+  if (a.dtype().is_subbyte() && !compact_row_major(a.shape(), a.strides()))
+    throw BufferError("DLPack cannot describe a strided view of packed " + a.dtype().name() +
+                      " data; copy it to a compact array first");
+}
 
 void fill_borrowed(const Array& a, DLTensor* out) {
   out->data = a.storage() ? static_cast<void*>(a.data()) : nullptr;

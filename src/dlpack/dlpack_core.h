@@ -27,6 +27,11 @@ DLManagedTensor* export_legacy(const Array& a);
 Array import_versioned(DLManagedTensorVersioned* mt);
 Array import_legacy(DLManagedTensor* mt);
 
+// BufferError for a DLDataType dlarray cannot hold (unknown code, zero bits or lanes, bool
+// not 8 bits, fp6/fp4 with the wrong bit count).
+void check_dl_dtype(const DLDataType& t);
+// BufferError when DLPack cannot describe `a` (a strided view of packed sub-byte data).
+void check_exportable(const Array& a);
 // Fills a borrowed DLTensor pointing into `a`'s own shape/strides (no allocation).
 void fill_borrowed(const Array& a, DLTensor* out);
 

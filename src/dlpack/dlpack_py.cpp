@@ -19,6 +19,8 @@
 #include "core/errors.h"
 #include "core/runtime.h"
 #include "dlpack/copy_error.h"
+#include "dlpack/counters.h"
+#include "dlpack/dlpack_diag.h"
 #include "dlpack/dlpack_core.h"
 #include "dlpack/exchange_api.h"
 #include "dlpack/dlpack_py.h"
@@ -117,6 +119,7 @@ PyObject* array_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargs, 
       make_consumer_wait(a, req);
     }
 
+    bump(dlpack_counters().dlpack_exports);
     if (versioned) {
       DLManagedTensorVersioned* mt = export_versioned(out, why_copy ? DLPACK_FLAG_BITMASK_IS_COPIED : 0);
       PyObject* cap = PyCapsule_New(mt, kVersionedName, versioned_capsule_destructor);
@@ -148,43 +151,56 @@ PyObject* array_dlpack_device(PyObject* self, PyObject*) {
 Array consume_capsule(PyObject* cap, bool* copied) {
   if (!PyCapsule_CheckExact(cap))
     throw TypeError("__dlpack__ returned a " + std::string(Py_TYPE(cap)->tp_name) + ", not a PyCapsule");
-  if (PyCapsule_IsValid(cap, kVersionedName)) {
-    auto* mt = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, kVersionedName));
-    if (PyCapsule_SetName(cap, kUsedVersionedName) != 0) throw pybind11::error_already_set();
+  // One name lookup, compared here, instead of a PyCapsule_IsValid per candidate name.
+  const char* name = PyCapsule_GetName(cap);
+  if (name && std::strcmp(name, kVersionedName) == 0) {
+    auto* mt = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, name));
+    if (!mt || PyCapsule_SetName(cap, kUsedVersionedName) != 0) throw pybind11::error_already_set();
     // Read the flag before import: after a version mismatch the struct is gone.
-    *copied = mt && mt->version.major == DLPACK_MAJOR_VERSION && (mt->flags & DLPACK_FLAG_BITMASK_IS_COPIED);
+    *copied = mt->version.major == DLPACK_MAJOR_VERSION && (mt->flags & DLPACK_FLAG_BITMASK_IS_COPIED);
     return import_versioned(mt);
   }
-  if (PyCapsule_IsValid(cap, kLegacyName)) {
-    auto* mt = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, kLegacyName));
-    if (PyCapsule_SetName(cap, kUsedLegacyName) != 0) throw pybind11::error_already_set();
+  if (name && std::strcmp(name, kLegacyName) == 0) {
+    auto* mt = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, name));
+    if (!mt || PyCapsule_SetName(cap, kUsedLegacyName) != 0) throw pybind11::error_already_set();
     *copied = false;
     return import_legacy(mt);
   }
-  const char* name = PyCapsule_GetName(cap);
-  PyErr_Clear();
+  if (!name && PyErr_Occurred()) throw pybind11::error_already_set();
   if (name && (std::strcmp(name, kUsedVersionedName) == 0 || std::strcmp(name, kUsedLegacyName) == 0))
-    throw BufferError("this DLPack capsule was already consumed");
-  throw BufferError(std::string("not a DLPack capsule (name '") + (name ? name : "NULL") + "')");
+    throw BufferError("this DLPack capsule was already consumed (a capsule can be imported only once)");
+  throw BufferError(std::string("not a DLPack capsule (its name is ") + (name ? "'" + std::string(name) + "'" : "NULL") +
+                    "; expected 'dltensor_versioned' or 'dltensor')");
 }
 
-bool mentions_new_keyword(PyObject* exc_value) {
+// After a TypeError from __dlpack__(max_version=..., ...): is it the producer rejecting
+// the 2023.12 keywords (retry without them), or a real TypeError (raise it)? CPython,
+// Cython and pybind11 word a rejected keyword differently, but each either names it or
+// says "keyword argument" / "incompatible function arguments"; a bare "copy" in a
+// message ("cannot copy ...") is not a rejected keyword.
+bool rejects_new_keywords(PyObject* exc_value) {
   PyObject* s = exc_value ? PyObject_Str(exc_value) : nullptr;
   if (!s) {
     PyErr_Clear();
     return false;
   }
   const char* msg = PyUnicode_AsUTF8(s);
-  bool hit = msg && (std::strstr(msg, "max_version") || std::strstr(msg, "dl_device") ||
-                     std::strstr(msg, "copy") || std::strstr(msg, "keyword"));
+  if (!msg) PyErr_Clear();
+  static const char* const kHints[] = {"'max_version'", "'dl_device'", "'copy'", "keyword argument",
+                                       "incompatible function arguments"};
+  bool hit = false;
+  for (const char* h : kHints) hit = hit || (msg && std::strstr(msg, h));
   Py_DECREF(s);
   return hit;
 }
 
+// Interned names and argument tuples of the consumer's __dlpack__ calls. Keyword names
+// must be interned: producers (NumPy's argument parser, CPython's) match them by pointer
+// first and fall back to string comparison, which costs more than the rest of the call.
 struct Interned {
   PyObject* dlpack = nullptr;
   PyObject* dlpack_device = nullptr;
-  PyObject* version = nullptr;  // (1, 3)
+  PyObject* version = nullptr;              // (1, 3)
   PyObject* kw_versioned = nullptr;         // ("max_version",)
   PyObject* kw_versioned_copy = nullptr;    // ("max_version", "copy")
   PyObject* kw_versioned_device = nullptr;  // ("max_version", "dl_device", "copy")
@@ -194,44 +210,85 @@ struct Interned {
     dlpack = PyUnicode_InternFromString("__dlpack__");
     dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
     version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
-    kw_versioned = Py_BuildValue("(s)", "max_version");
-    kw_versioned_copy = Py_BuildValue("(ss)", "max_version", "copy");
-    kw_versioned_device = Py_BuildValue("(sss)", "max_version", "dl_device", "copy");
-    kw_stream = Py_BuildValue("(s)", "stream");
+    PyObject* max_version = PyUnicode_InternFromString("max_version");
+    PyObject* dl_device = PyUnicode_InternFromString("dl_device");
+    PyObject* copy = PyUnicode_InternFromString("copy");
+    PyObject* stream = PyUnicode_InternFromString("stream");
+    kw_versioned = PyTuple_Pack(1, max_version);
+    kw_versioned_copy = PyTuple_Pack(2, max_version, copy);
+    kw_versioned_device = PyTuple_Pack(3, max_version, dl_device, copy);
+    kw_stream = PyTuple_Pack(1, stream);
+    if (!dlpack || !dlpack_device || !version || !kw_versioned || !kw_versioned_copy || !kw_versioned_device ||
+        !kw_stream)
+      throw pybind11::error_already_set();
   }
 } g;
 
-// Imports through the __dlpack__ protocol. Sets *copied when the producer made a copy.
-Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copied) {
-  PyObject* meth_dev = PyObject_GetAttr(x, g.dlpack_device);
-  Device src_dev{};
-  if (meth_dev) {
-    PyObject* r = PyObject_CallNoArgs(meth_dev);
-    Py_DECREF(meth_dev);
-    if (!r) throw pybind11::error_already_set();
-    long long type, id;
-    bool ok = int_pair(r, &type, &id);
-    Py_DECREF(r);
-    if (!ok) throw TypeError("__dlpack_device__() must return a (device_type, device_id) tuple");
-    src_dev = device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
-  } else {
+// Only a producer on a GPU needs a stream argument, and only a build with a GPU backend can
+// hold GPU memory; a CPU-only build skips the __dlpack_device__ call (a third of the cost
+// of importing a NumPy array) and asks for another device with dl_device directly.
+bool have_stream_devices() {
+  return find_runtime(DeviceKind::CUDA) != nullptr || find_runtime(DeviceKind::ROCM) != nullptr;
+}
+
+Device producer_device(PyObject* x) {
+  PyObject* argv[1] = {x};
+  PyObject* r = PyObject_VectorcallMethod(g.dlpack_device, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+  if (!r) {
+    // No __dlpack_device__ (a minimal or old producer): __dlpack__ alone decides.
     if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw pybind11::error_already_set();
     PyErr_Clear();
+    return Device{};
   }
+  long long type, id;
+  bool ok = int_pair(r, &type, &id);
+  Py_DECREF(r);
+  if (!ok) throw TypeError("__dlpack_device__() must return a (device_type, device_id) tuple of ints");
+  return device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
+}
 
-  // The stream the producer must order its work before (GPU sources only).
-  PyObject* stream = consumer_stream_argument(src_dev);  // new reference or nullptr
+[[noreturn]] void raise_dlpack_call_error(PyObject* x) {
+  // "has no attribute '__dlpack__'" is a TypeError for from_dlpack; an AttributeError
+  // raised inside a real __dlpack__ is the producer's own error and propagates.
+  if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    const int has = PyObject_HasAttr(x, g.dlpack);
+    if (!has) {
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+      throw TypeError(std::string("from_dlpack: objects of type ") + Py_TYPE(x)->tp_name +
+                      " do not support DLPack (no __dlpack__ method)");
+    }
+    PyErr_Restore(et, ev, tb);
+  }
+  throw pybind11::error_already_set();
+}
 
+// Imports through the __dlpack__ protocol. Sets *copied when the producer made a copy.
+Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copied) {
+  PyObject* stream = nullptr;  // new reference: the stream the producer orders its work before
   PyObject* dl_device = nullptr;
-  if (want && *want != src_dev) {
-    DLDevice d = want->to_dl();
-    dl_device = Py_BuildValue("(ii)", static_cast<int>(d.device_type), d.device_id);
+  if (have_stream_devices()) {
+    // The stream the producer must order its work before: ours on the device the data will
+    // be on (the requested one when dl_device asks for a move; none for host memory).
+    Device src_dev = producer_device(x);
+    const bool moving = want && *want != src_dev;
+    stream = consumer_stream_argument(moving ? *want : src_dev);
+  }
+  // An explicit device is always passed on, so the producer sees the consumer's full request.
+  if (want && !PyErr_Occurred()) dl_device = Py_BuildValue("(ii)", static_cast<int>(want->kind), want->index);
+  if (PyErr_Occurred()) {  // Py_BuildValue or the stream lookup failed
+    Py_XDECREF(stream);
+    Py_XDECREF(dl_device);
+    throw pybind11::error_already_set();
   }
   PyObject* copy_obj = copy < 0 ? Py_None : (copy ? Py_True : Py_False);
 
   // Versioned call: self, max_version[, dl_device, copy][, stream].
-  PyObject* argv[6] = {x, g.version};
-  Py_ssize_t n = 2;
+  PyObject* argv[6] = {nullptr, x, g.version};
+  Py_ssize_t n = 3;
   PyObject* kwn;
   if (dl_device) {
     argv[n++] = dl_device;
@@ -248,8 +305,9 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     argv[n++] = stream;
     kwn_full = PySequence_Concat(kwn, g.kw_stream);
   }
-  PyObject* cap = PyObject_VectorcallMethod(g.dlpack, argv, 1, kwn_full);
-  if (kwn_full != kwn) Py_DECREF(kwn_full);
+  PyObject* cap = kwn_full ? PyObject_VectorcallMethod(g.dlpack, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwn_full)
+                           : nullptr;
+  if (kwn_full && kwn_full != kwn) Py_DECREF(kwn_full);
   bool passed_new_keywords = true;
   if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
     // An older producer: retry without max_version/dl_device/copy, but only when the
@@ -257,32 +315,28 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     PyObject *et, *ev, *tb;
     PyErr_Fetch(&et, &ev, &tb);
     PyErr_NormalizeException(&et, &ev, &tb);
-    if (mentions_new_keyword(ev)) {
+    if (rejects_new_keywords(ev)) {
       Py_XDECREF(et);
       Py_XDECREF(ev);
       Py_XDECREF(tb);
       passed_new_keywords = false;
-      if (stream) {
-        PyObject* argv2[2] = {x, stream};
-        cap = PyObject_VectorcallMethod(g.dlpack, argv2, 1, g.kw_stream);
-      } else {
-        PyObject* argv2[1] = {x};
-        cap = PyObject_VectorcallMethod(g.dlpack, argv2, 1, nullptr);
-      }
+      PyObject* argv2[3] = {nullptr, x, stream};
+      cap = PyObject_VectorcallMethod(g.dlpack, argv2 + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                      stream ? g.kw_stream : nullptr);
     } else {
       PyErr_Restore(et, ev, tb);
     }
   }
-  Py_XDECREF(dl_device);
   Py_XDECREF(stream);
-  if (!cap) {
-    if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-      PyErr_Clear();
-      throw TypeError(std::string("from_dlpack: objects of type ") + Py_TYPE(x)->tp_name +
-                      " do not support DLPack (no __dlpack__ method)");
-    }
-    throw pybind11::error_already_set();
+  if (!cap && dl_device && PyErr_ExceptionMatches(PyExc_BufferError)) {
+    // The producer cannot move its data to the device we asked for (NumPy only serves the
+    // CPU): import it where it is; import_dlpack then copies it across itself.
+    Py_DECREF(dl_device);
+    PyErr_Clear();
+    return import_via_protocol(x, nullptr, copy == 1 ? -1 : copy, copied);
   }
+  Py_XDECREF(dl_device);
+  if (!cap) raise_dlpack_call_error(x);
   try {
     Array a = consume_capsule(cap, copied);
     Py_DECREF(cap);
@@ -295,10 +349,46 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
   }
 }
 
+// PyTorch's exchange table (2.13) exports a conjugate view's memory without conjugating
+// it (its __dlpack__ refuses such tensors). Only complex data can be a conjugate view, so
+// only then is the object asked, by the method PyTorch tensors have.
+bool is_conjugate_view(PyObject* x) {
+  static PyObject* name = PyUnicode_InternFromString("is_conj");
+  PyObject* argv[2] = {nullptr, x};
+  PyObject* r = name ? PyObject_VectorcallMethod(name, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr)
+                     : nullptr;
+  if (!r) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool conj = r == Py_True;
+  Py_DECREF(r);
+  return conj;
+}
+
+// Imports through a peer's C exchange table into *out. The table is a fast path only:
+// when it refuses the object (PyTorch raises RuntimeError for sparse, quantized or meta
+// tensors), returns false so that __dlpack__ gives the producer's standard answer.
+bool import_via_table(PyObject* x, const DLPackExchangeAPI* api, Array* out) {
+  DLManagedTensorVersioned* mt = nullptr;
+  if (api->managed_tensor_from_py_object_no_sync(x, &mt) != 0) {
+    PyErr_Clear();
+    return false;
+  }
+  *out = import_versioned(mt);  // owns mt from here, on failure too
+  if (is_complex(out->dtype().scalar) && is_conjugate_view(x)) {
+    *out = Array();  // releases the peer's tensor
+    throw BufferError(std::string("from_dlpack: the ") + Py_TYPE(x)->tp_name +
+                      " is a conjugate view (its conjugate bit is set), which DLPack cannot describe; "
+                      "resolve it first (x.resolve_conj() in PyTorch)");
+  }
+  order_after_peer(*out, api);
+  return true;
+}
+
 KwSpec<2> g_from_kw{{"device", "copy"}};
 
-
-PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+PyObject* from_dlpack_impl(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, bool use_peer_tables) {
   try {
     if (nargs != 1)
       throw TypeError("from_dlpack() takes exactly one positional argument (" + std::to_string(nargs) + " given)");
@@ -309,6 +399,7 @@ PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     const bool has_device = kw[0] && kw[0] != Py_None;
     if (has_device) want = parse_device_arg(kw[0]);
     const int copy = parse_copy(kw[1], "from_dlpack");
+    if (has_device && want.kind != DeviceKind::CPU) runtime_for(want);  // ValueError before asking the producer
 
     if (Array* own = try_unwrap(x)) {
       // Our own array: no capsule round trip, and no copy unless asked for.
@@ -322,7 +413,7 @@ PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
       return wrap(copy_to(*own, other_device ? want : own->device())).release().ptr();
     }
     bool copied = false;
-    Array a = import_dlpack(x, has_device ? &want : nullptr, copy, &copied);
+    Array a = import_dlpack(x, has_device ? &want : nullptr, copy, &copied, use_peer_tables);
     return wrap(std::move(a)).release().ptr();
   } catch (...) {
     set_python_error_from_current();
@@ -330,17 +421,30 @@ PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
   }
 }
 
+PyObject* from_dlpack(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return from_dlpack_impl(args, nargs, kwnames, true);
+}
+// The same import, skipping peers' C exchange tables: for tests and benchmarks comparing paths.
+PyObject* from_dlpack_protocol(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return from_dlpack_impl(args, nargs, kwnames, false);
+}
+
 PyMethodDef g_dlpack_def = {"__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(array_dlpack)),
                             METH_FASTCALL | METH_KEYWORDS,
-                            "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
+                            "__dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
                             "Export the array as a DLPack capsule (array API 2023.12+)."};
 PyMethodDef g_dlpack_device_def = {"__dlpack_device__", array_dlpack_device, METH_NOARGS,
-                                   "__dlpack_device__()\n--\n\nReturn (DLDeviceType, device_id)."};
+                                   "__dlpack_device__(self, /)\n--\n\nReturn (DLDeviceType, device_id)."};
 PyMethodDef g_from_dlpack_def = {
     "from_dlpack", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(from_dlpack)),
     METH_FASTCALL | METH_KEYWORDS,
     "from_dlpack(x, /, *, device=None, copy=None)\n--\n\n"
     "Import any DLPack producer as a dlarray.Array (zero-copy when possible)."};
+PyMethodDef g_from_dlpack_protocol_def = {
+    "_from_dlpack_protocol", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(from_dlpack_protocol)),
+    METH_FASTCALL | METH_KEYWORDS,
+    "_from_dlpack_protocol(x, /, *, device=None, copy=None)\n--\n\n"
+    "from_dlpack through __dlpack__ only, never a peer's C exchange table (tests, benchmarks)."};
 
 void add_method(PyTypeObject* type, PyMethodDef* def) {
   PyObject* descr = PyDescr_NewMethod(type, def);
@@ -351,22 +455,20 @@ void add_method(PyTypeObject* type, PyMethodDef* def) {
 
 }  // namespace
 
-Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied) {
+Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
   *copied = false;
   Array a;
+  const DLPackExchangeAPI* api = nullptr;
   if (Array* own = try_unwrap(x)) {
     a = *own;
-  } else if (const DLPackExchangeAPI* api = peer_exchange_api(Py_TYPE(x))) {
-    DLManagedTensorVersioned* mt = nullptr;
-    if (api->managed_tensor_from_py_object_no_sync(x, &mt) != 0) {
-      if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_BufferError, "peer's managed_tensor_from_py_object_no_sync failed");
-      throw pybind11::error_already_set();
-    }
-    a = import_versioned(mt);
-    order_after_peer(a, api);
+  } else if (use_peer_tables && (api = peer_exchange_api(Py_TYPE(x))) && import_via_table(x, api, &a)) {
+    bump(dlpack_counters().imports_via_peer_table);
+  } else if (PyCapsule_CheckExact(x)) {
+    // A bare capsule (from a legacy to_dlpack() function): consumed like __dlpack__'s result.
+    a = consume_capsule(x, copied);
   } else {
     g.init();
+    bump(dlpack_counters().imports_via_protocol);
     a = import_via_protocol(x, want, copy, copied);
   }
   const bool other_device = want && *want != a.device();
@@ -388,6 +490,11 @@ void bind_dlpack(pyb::module_& m) {
   PyObject* fn = PyCFunction_NewEx(&g_from_dlpack_def, nullptr, m.attr("__name__").ptr());
   if (!fn) throw pybind11::error_already_set();
   m.attr("from_dlpack") = pyb::reinterpret_steal<pyb::object>(fn);
+  fn = PyCFunction_NewEx(&g_from_dlpack_protocol_def, nullptr, m.attr("__name__").ptr());
+  if (!fn) throw pybind11::error_already_set();
+  m.attr("_from_dlpack_protocol") = pyb::reinterpret_steal<pyb::object>(fn);
+  bind_dlpack_abi(m);
+  bind_dlpack_diag(m);
 
   // The C exchange table, under both names consumers look for.
   auto* api = const_cast<DLPackExchangeAPI*>(dlarray_exchange_api());

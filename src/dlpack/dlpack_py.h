@@ -8,7 +8,8 @@ namespace dla::py {
 
 // Imports any DLPack producer (a peer's C table first, then __dlpack__), honouring
 // device (may be null) and copy (-1 None, 0 False, 1 True). *copied tells whether the
-// result owns fresh memory. Raises (C++ or Python error) on failure.
-Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied);
+// result owns fresh memory. Raises (C++ or Python error) on failure. use_peer_tables=false
+// forces the __dlpack__ path (tests and benchmarks compare the two).
+Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables = true);
 
 }  // namespace dla::py

@@ -7,12 +7,14 @@
 #include <pybind11/pybind11.h>
 
 #include <mutex>
+#include <new>
 #include <string>
 
 #include "bindings/py_array.h"
 #include "bindings/py_errors.h"
 #include "core/errors.h"
 #include "core/runtime.h"
+#include "dlpack/counters.h"
 #include "dlpack/dlpack_core.h"
 
 namespace dla::py {
@@ -20,6 +22,7 @@ namespace {
 
 int managed_tensor_allocator(DLTensor* prototype, DLManagedTensorVersioned** out, void* error_ctx,
                              void (*SetError)(void* error_ctx, const char* kind, const char* message)) {
+  bump(dlpack_counters().table_allocator);
   try {
     if (!prototype || !out) throw ValueError("managed_tensor_allocator: NULL prototype or out");
     if (prototype->ndim < 0 || prototype->ndim > kMaxRank)
@@ -27,16 +30,18 @@ int managed_tensor_allocator(DLTensor* prototype, DLManagedTensorVersioned** out
     if (prototype->ndim > 0 && !prototype->shape) throw ValueError("managed_tensor_allocator: NULL shape");
     Dims shape(prototype->shape, prototype->shape ? prototype->ndim : 0);
     Device device = device_from_dl(prototype->device);
+    check_dl_dtype(prototype->dtype);
     DType dtype(prototype->dtype);
-    StreamHandle stream = nullptr;
-    if (!device.host_accessible()) stream = runtime_for(device).current_stream(device.index);
-    Array a = Array::empty(shape, dtype, device, stream);
+    // nullptr: the device's current stream (which then stays alive as long as this memory).
+    Array a = Array::empty(shape, dtype, device, nullptr);
     *out = export_versioned(a, 0);
     return 0;
   } catch (const std::exception& e) {
-    const char* kind = dynamic_cast<const MemoryError*>(&e)  ? "MemoryError"
+    const char* kind = dynamic_cast<const MemoryError*>(&e)   ? "MemoryError"
                        : dynamic_cast<const BufferError*>(&e) ? "BufferError"
-                                                              : "ValueError";
+                       : dynamic_cast<const TypeError*>(&e)   ? "TypeError"
+                       : dynamic_cast<const std::bad_alloc*>(&e) ? "MemoryError"
+                                                                 : "ValueError";
     if (out) *out = nullptr;
     if (SetError) SetError(error_ctx, kind, e.what());
     return -1;
@@ -48,8 +53,9 @@ int managed_tensor_allocator(DLTensor* prototype, DLManagedTensorVersioned** out
 }
 
 int managed_tensor_from_py_object_no_sync(void* py_object, DLManagedTensorVersioned** out) {
+  bump(dlpack_counters().table_managed_from_py);
   try {
-    Array* a = try_unwrap(static_cast<PyObject*>(py_object));
+    Array* a = py_object ? try_unwrap(static_cast<PyObject*>(py_object)) : nullptr;
     if (!a) throw TypeError("managed_tensor_from_py_object_no_sync: object is not a dlarray.Array");
     *out = export_versioned(*a, 0);
     return 0;
@@ -61,6 +67,7 @@ int managed_tensor_from_py_object_no_sync(void* py_object, DLManagedTensorVersio
 }
 
 int managed_tensor_to_py_object_no_sync(DLManagedTensorVersioned* tensor, void** out_py_object) {
+  bump(dlpack_counters().table_managed_to_py);
   try {
     // import_versioned owns `tensor` from here on, on failure too (it calls the deleter).
     Array a = import_versioned(tensor);
@@ -74,16 +81,26 @@ int managed_tensor_to_py_object_no_sync(DLManagedTensorVersioned* tensor, void**
 }
 
 int dltensor_from_py_object_no_sync(void* py_object, DLTensor* out) {
-  Array* a = try_unwrap(static_cast<PyObject*>(py_object));
+  bump(dlpack_counters().table_dltensor_from_py);
+  Array* a = py_object ? try_unwrap(static_cast<PyObject*>(py_object)) : nullptr;
   if (!a) {
     PyErr_SetString(PyExc_TypeError, "dltensor_from_py_object_no_sync: object is not a dlarray.Array");
     return -1;
+  }
+  if (a->dtype().is_subbyte()) {
+    try {
+      check_exportable(*a);
+    } catch (...) {
+      set_python_error_from_current();
+      return -1;
+    }
   }
   fill_borrowed(*a, out);
   return 0;
 }
 
 int current_work_stream(DLDeviceType device_type, int32_t device_id, void** out_current_stream) {
+  bump(dlpack_counters().table_current_work_stream);
   try {
     *out_current_stream = nullptr;
     Device d = device_from_dl(DLDevice{device_type, device_id});

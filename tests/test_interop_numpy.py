@@ -1,0 +1,184 @@
+"""DLPack exchange with NumPy in both directions: every dtype NumPy has, every layout.
+
+Zero-copy is proven twice: by data pointers (`x._data_ptr` against NumPy's) and by a write
+through NumPy's side being visible on the other.
+"""
+import numpy as np
+import pytest
+
+import dlarray as dl
+
+NUMPY_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+                "float32", "float64", "complex64", "complex128"]
+
+
+def sample(dtype, shape=(3, 4)):
+    n = int(np.prod(shape))
+    x = (np.arange(n) % 7 - 3).astype(dtype) if dtype != "bool" else (np.arange(n) % 3 == 0)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * x[::-1]
+    return x.reshape(shape)
+
+
+def same_bits(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPES)
+def test_numpy_to_dlarray_to_numpy_round_trip(dtype):
+    x = sample(dtype)
+    a = dl.from_dlpack(x)
+    assert a.dtype == getattr(dl, dtype)
+    assert a._data_ptr == x.ctypes.data
+    y = np.from_dlpack(a)
+    assert y.ctypes.data == x.ctypes.data
+    assert same_bits(x, y)
+    # A write through NumPy is seen by both: one buffer.
+    x[0, 0] = x[1, 1]
+    assert np.from_dlpack(a)[0, 0] == x[1, 1]
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPES)
+def test_dlarray_to_numpy_of_our_own_allocation(dtype):
+    a = dl.asarray(sample(dtype).tolist(), dtype=getattr(dl, dtype)) if dtype != "float16" else \
+        dl.from_dlpack(sample(dtype).copy())
+    y = np.from_dlpack(a)
+    assert y.ctypes.data == a._data_ptr
+    assert y.dtype == np.dtype(dtype)
+    assert y.tolist() == a.tolist()
+
+
+LAYOUTS = {
+    "0-d": lambda x: x[1:2, 1:2].reshape(()),
+    "zero-size": lambda x: x[:0],
+    "zero-size inner": lambda x: x[:, :0],
+    "non-contiguous": lambda x: x[:, ::2],
+    "negative strides": lambda x: x[::-1, ::-2],
+    "offset view": lambda x: x[1:, 1:],
+    "transposed": lambda x: x.T,
+    "fortran": lambda x: np.asfortranarray(x),
+    "size-1 dims": lambda x: x[:, None, :1],
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_layouts_survive_both_directions(layout):
+    base = np.arange(12.0).reshape(3, 4)
+    x = LAYOUTS[layout](base)
+    a = dl.from_dlpack(x)
+    assert a.shape == x.shape
+    if x.size:
+        assert a._data_ptr == x.ctypes.data
+        assert a._strides == tuple(s // x.itemsize for s in x.strides)
+    assert a.tolist() == x.tolist()
+    y = np.from_dlpack(a)
+    assert y.shape == x.shape and y.tolist() == x.tolist()
+    if x.size:
+        assert y.ctypes.data == x.ctypes.data and y.strides == x.strides
+
+
+def test_broadcast_zero_strides_import_read_only():
+    x = np.broadcast_to(np.arange(3.0), (4, 3))  # NumPy marks broadcasts read-only
+    a = dl.from_dlpack(x)
+    assert a._strides == (0, 1) and a._readonly
+    assert a.tolist() == x.tolist()
+
+
+def test_read_only_numpy_becomes_read_only_and_stays_read_only_back():
+    x = np.arange(5.0)
+    x.flags.writeable = False
+    a = dl.from_dlpack(x)
+    assert a._readonly and a._data_ptr == x.ctypes.data
+    y = np.from_dlpack(a)
+    assert not y.flags.writeable
+    assert y.ctypes.data == x.ctypes.data
+    assert not np.asarray(a).flags.writeable  # __array__ goes through DLPack too
+
+
+def test_writable_numpy_stays_writable_back():
+    x = np.arange(5.0)
+    a = dl.from_dlpack(x)
+    assert not a._readonly
+    assert np.from_dlpack(a).flags.writeable
+
+
+@pytest.mark.parametrize("copy", [None, False, True])
+def test_copy_semantics_dlarray_importing_numpy(copy):
+    x = np.arange(4.0)
+    a = dl.from_dlpack(x, copy=copy)
+    assert (a._data_ptr != x.ctypes.data) == bool(copy)
+    x[0] = 9.0
+    assert a.tolist()[0] == (0.0 if copy else 9.0)
+
+
+@pytest.mark.parametrize("copy", [None, False, True])
+def test_copy_semantics_numpy_importing_dlarray(copy):
+    a = dl.from_dlpack(np.arange(4.0))
+    y = np.from_dlpack(a, copy=copy)
+    assert (y.ctypes.data != a._data_ptr) == bool(copy)
+    assert y.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_numpy_passes_dl_device_cpu():
+    a = dl.arange(3)
+    y = np.from_dlpack(a, device="cpu")
+    assert y.ctypes.data == a._data_ptr
+
+
+def test_numpy_copy_false_on_read_only_versioned_export_shares_memory():
+    x = np.arange(3.0)
+    x.flags.writeable = False
+    y = np.from_dlpack(dl.from_dlpack(x), copy=False)
+    assert y.ctypes.data == x.ctypes.data and not y.flags.writeable
+
+
+class LegacyView:
+    """Presents our legacy capsule (max_version=None) to NumPy, as an old producer would."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+def test_numpy_consumes_our_legacy_capsule():
+    a = dl.arange(4)
+    y = np.from_dlpack(LegacyView(a))
+    assert y.ctypes.data == a._data_ptr and y.tolist() == [0, 1, 2, 3]
+
+
+def test_numpy_consumes_our_legacy_capsule_of_read_only_array_as_a_copy():
+    x = np.arange(4.0)
+    x.flags.writeable = False
+    a = dl.from_dlpack(x)
+    y = np.from_dlpack(LegacyView(a))
+    # The legacy struct cannot carry READ_ONLY, so dlarray handed over a private copy.
+    assert y.ctypes.data != x.ctypes.data and y.tolist() == x.tolist()
+
+
+def test_numpy_legacy_capsule_is_imported_by_dlarray():
+    class NumpyLegacy:
+        def __init__(self, x):
+            self.x = x
+
+        def __dlpack__(self, stream=None):
+            return self.x.__dlpack__(stream=stream)
+
+    x = np.arange(3.0)
+    a = dl.from_dlpack(NumpyLegacy(x))
+    assert a._data_ptr == x.ctypes.data
+
+
+def test_byte_swapped_numpy_array_is_a_buffer_error():
+    x = np.arange(3, dtype=">i4")
+    with pytest.raises(BufferError):
+        dl.from_dlpack(x)
+
+
+def test_numpy_object_arrays_are_refused():
+    with pytest.raises(BufferError):
+        dl.from_dlpack(np.array([1, "a"], dtype=object))
