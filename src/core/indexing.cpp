@@ -2,8 +2,10 @@
 //
 // Every key goes through one plan: basic items are applied to the layout as they come
 // (integers drop an axis, slices rescale one, None inserts a length-1 axis), while each
-// index array leaves its axes in the view and records the byte offsets it selects. getitem
-// and setitem then differ only in the direction the gather/scatter kernel moves bytes.
+// index array leaves its axes in the view and describes the byte offsets it selects (masks
+// list them; integer arrays are read in chunks when the bytes move). getitem and setitem
+// then differ only in the direction the gather/scatter kernel moves bytes. Keys of only
+// integers and slices skip the plan altogether (simple_view), being the common case.
 #include "core/indexing.h"
 
 #include <algorithm>
@@ -29,16 +31,14 @@ bool is_bool_array(const Array& a) { return a.dtype().scalar == ScalarType::Bool
 bool is_int_array(const Array& a) { return a.dtype().computes() && is_integer(a.dtype().scalar); }
 Array on_host(const Array& a) { return a.device().host_accessible() ? a : copy_to(a, Device{}); }
 
-[[noreturn]] void out_of_bounds(const std::string& index, int64_t len, int axis);
+[[noreturn]] void out_of_bounds(const std::string& index, int64_t len, int axis) {
+  throw IndexError("index " + index + " is out of bounds for axis " + std::to_string(axis) + " with size " +
+                   std::to_string(len));
+}
 
 inline int64_t checked_index(int64_t i, int64_t len, int axis) {
   if (i < -len || i >= len) out_of_bounds(std::to_string(i), len, axis);
   return i < 0 ? i + len : i;
-}
-
-[[noreturn]] void out_of_bounds(const std::string& index, int64_t len, int axis) {
-  throw IndexError("index " + index + " is out of bounds for axis " + std::to_string(axis) + " with size " +
-                   std::to_string(len));
 }
 
 // Byte offsets of idx[start : start + n] (a C-contiguous host integer array) along an axis
@@ -198,7 +198,7 @@ Plan make_plan(const Array& x, const IndexItem* key, int n) {
         const int64_t len = adjust_slice(x.shape(d), &start, &stop, it.step);
         if (len > 0) offset += start * x.stride(d) * item;
         shape.push_back(len);
-        strides.push_back(x.stride(d) * it.step);
+        strides.push_back(len > 1 ? x.stride(d) * it.step : x.stride(d));  // a huge step selects <= 1 item
         ++d;
         break;
       }
@@ -466,7 +466,7 @@ bool simple_view(const Array& x, const IndexItem* key, int n, Array* out) {
       const int64_t len = adjust_slice(x.shape(d), &start, &stop, it.step);
       if (len > 0) offset += start * x.stride(d) * item;
       shape[m] = len;
-      strides[m++] = x.stride(d) * it.step;
+      strides[m++] = len > 1 ? x.stride(d) * it.step : x.stride(d);  // a huge step selects <= 1 item
     } else {
       return false;
     }
