@@ -77,6 +77,20 @@ def test_nonzero_byte_offset_is_applied(log):
     assert as_numpy(a).tolist() == [3, 4, 5, 6]  # re-exported with the offset folded in
 
 
+def test_unaligned_data_pointer_is_accepted(log):
+    # Pitfall 12: nothing may rely on 256-byte (or even natural) alignment of `data`.
+    raw = np.arange(40, dtype=np.uint8)
+    a = dl.from_dlpack(producer_of(log, backing=raw, data=raw.ctypes.data + 3, shape=(5,), code=1, bits=8))
+    assert a._data_ptr % 2 == 1 and a.tolist() == [3, 4, 5, 6, 7]
+    doubles = np.zeros(5)
+    doubles[:] = [1.5, 2.5, 3.5, 4.5, 5.5]
+    buf = np.zeros(48, dtype=np.uint8)
+    buf[4:44] = doubles.view(np.uint8)
+    a = dl.from_dlpack(producer_of(log, backing=buf, data=buf.ctypes.data + 4, shape=(5,), code=2, bits=64))
+    assert a._data_ptr % 8 == 4
+    assert a.tolist() == [1.5, 2.5, 3.5, 4.5, 5.5]
+
+
 def test_negative_strides(log):
     # Pitfall 10: data points at element 0, which is the last one in memory.
     b = np.arange(5.0)[::-1]
