@@ -288,6 +288,33 @@ def test_legacy_only_producer_is_retried_without_new_keywords(log):
     assert a2._data_ptr != b.ctypes.data and a2.tolist() == b.tolist()
 
 
+class _MaxVersionOnlyProducer:
+    """A DLPack 1.0-era producer: knows max_version but not dl_device or copy."""
+
+    def __init__(self, log, backing, flags=0):
+        self.log, self.backing, self.flags = log, backing, flags
+        self.calls = []
+
+    def __dlpack__(self, *, stream=None, max_version=None):
+        self.calls.append(max_version)
+        return H.capsule_of(H.make_tensor(self.log, legacy=max_version is None, backing=self.backing,
+                                          shape=self.backing.shape, flags=0 if max_version is None else self.flags))
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def test_producer_without_dl_device_and_copy_keeps_the_versioned_capsule(log):
+    # The first retry drops only dl_device and copy: the versioned capsule still carries READ_ONLY.
+    b = np.arange(3.0)
+    p = _MaxVersionOnlyProducer(log, b, flags=H.READ_ONLY)
+    a = dl.from_dlpack(p, device="cpu")
+    assert p.calls == [(1, 3)] and a._readonly and a._data_ptr == b.ctypes.data
+    c = dl.from_dlpack(p, copy=True)  # the producer could not be asked to copy: dlarray does
+    assert c._data_ptr != b.ctypes.data and c.tolist() == [0.0, 1.0, 2.0] and not c._readonly
+    assert p.calls == [(1, 3), (1, 3)]
+
+
 class _TypeErrorProducer:
     def __init__(self, message):
         self.message = message
