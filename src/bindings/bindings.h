@@ -13,5 +13,13 @@ void bind_array(pyb::module_& m);         // py_array.cpp
 void bind_creation(pyb::module_& m);      // py_creation.cpp
 void bind_dlpack(pyb::module_& m);        // ../dlpack/dlpack_py.cpp
 void bind_introspection(pyb::module_& m); // py_introspection.cpp (allocator stats, build info)
+void bind_elementwise(pyb::module_& m);   // py_elementwise.cpp (67 functions + where)
+void bind_operators(pyb::module_& m);     // py_operators.cpp (Array number slots, comparisons)
+void bind_data_types(pyb::module_& m);    // py_data_types.cpp (astype, can_cast, finfo, iinfo, isdtype, result_type)
+void bind_utility(pyb::module_& m);       // py_utility.cpp (all, any)
+void bind_indexing(pyb::module_& m);      // py_indexing.cpp (Array.__getitem__/__setitem__, take)
+void bind_manipulation(pyb::module_& m);  // py_manipulation.cpp
+void bind_creation_derived(pyb::module_& m);  // py_creation_derived.cpp (*_like, eye, linspace, ...)
+void bind_gpu(pyb::module_& m);           // py_gpu.cpp (dlarray.cuda / dlarray.rocm streams)
 
 }  // namespace dla::py

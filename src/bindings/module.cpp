@@ -27,4 +27,12 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_creation(m);
   dla::py::bind_dlpack(m);
   dla::py::bind_introspection(m);
+  dla::py::bind_elementwise(m);
+  dla::py::bind_operators(m);
+  dla::py::bind_data_types(m);
+  dla::py::bind_utility(m);
+  dla::py::bind_indexing(m);
+  dla::py::bind_manipulation(m);
+  dla::py::bind_creation_derived(m);
+  dla::py::bind_gpu(m);
 }

@@ -5,6 +5,7 @@
 #include "bindings/py_array.h"
 
 #include <complex>
+#include <memory>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -12,9 +13,11 @@
 
 #include "bindings/bindings.h"
 #include "bindings/py_dtype_device.h"
+#include "bindings/py_gpu.h"
 #include "bindings/scalars.h"
 #include "core/copy.h"
 #include "core/errors.h"
+#include "core/runtime.h"
 
 namespace dla::py {
 namespace {
@@ -52,7 +55,10 @@ pyb::object tolist_rec(const Array& a, int dim, const char* p) {
 }
 
 Array host_view(const Array& a, const char* what) {
-  if (a.device().host_accessible()) return a;
+  if (a.device().host_accessible()) {
+    sync_for_host(a.device());  // pinned/managed memory: queued device work may still write it
+    return a;
+  }
   throw BufferError(std::string(what) + ": the array is on device '" + a.device().str() +
                     "'; move it with x.to_device('cpu') first");
 }
@@ -247,8 +253,13 @@ void bind_array(pyb::module_& m) {
             const Array& a = unwrap(self);
             Device d = parse_device_arg(device);
             if (d == a.device()) return self;
-            if (!stream.is_none())
-              throw ValueError("to_device: stream= is only meaningful between GPU devices");
+            if (!stream.is_none()) {
+              // The stream of the device side (the destination's when both are devices).
+              Device side = d.host_accessible() ? a.device() : d;
+              if (side.host_accessible())
+                throw ValueError("to_device: stream= needs a CUDA or ROCm device on one side");
+              return run_on_stream(stream, side, [&] { return wrap(copy_to(a, d)); });
+            }
             return wrap(copy_to(a, d));
           },
           pyb::arg("device"), pyb::pos_only(), pyb::kw_only(), pyb::arg("stream") = pyb::none(),

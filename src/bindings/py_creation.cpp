@@ -19,6 +19,7 @@
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/fill.h"
+#include "core/runtime.h"
 #include "dlpack/copy_error.h"
 #include "dlpack/dlpack_py.h"
 
@@ -254,7 +255,11 @@ pybind11::object finish(pybind11::object src_obj, Array a, const DType* dtype, c
   bool changed = false;
   if (dtype && *dtype != a.dtype()) {
     if (copy == 0) throw CopyForbidden("asarray: copy=False but converting to " + dtype->name() + " needs a copy");
-    a = cast_to(a.device().host_accessible() ? a : copy_to(a, Device{}), *dtype);
+    const Device home = a.device();
+    if (home.host_accessible()) sync_for_host(home);  // pinned/managed: queued work may still write it
+    a = cast_to(home.host_accessible() ? a : copy_to(a, Device{}), *dtype);
+    // Casts run on the host for now: the result goes back where it came from unless asked elsewhere.
+    if (!device && a.device() != home) a = copy_to(a, home);
     changed = true;
   }
   if (device && *device != a.device()) {

@@ -33,7 +33,8 @@ struct AllocatorStats {
 class Allocator {
  public:
   virtual ~Allocator() = default;
-  // Memory for nbytes on device, usable in stream order on `stream` (ignored on the host).
+  // Memory for nbytes on device, usable in stream order on `stream` (nullptr: the device's
+  // current stream; see runtime.h) and freed in that order; ignored on the host.
   // Throws MemoryError on exhaustion, ValueError for a device that does not exist.
   virtual DataPtr allocate(size_t nbytes, Device device, StreamHandle stream) = 0;
   virtual const AllocatorStats& stats() const = 0;

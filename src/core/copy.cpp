@@ -48,9 +48,15 @@ void host_strided_copy(const Array& dst, const Array& src) {
   });
 }
 
-DeviceRuntime& runtime_between(Device a, Device b) {
-  // The non-CPU side drives the copy (it knows about pinned and device memory).
-  return runtime_for(a.kind == DeviceKind::CPU ? b : a);
+// The device side drives a copy: to its runtime, pageable, pinned and managed memory are
+// all host memory it can reach (pinned and managed memory of its own kinds without staging).
+DeviceRuntime& runtime_between(Device dst, Device src) {
+  return runtime_for(dst.host_accessible() ? src : dst);
+}
+
+// Device memory of two different vendors (CUDA and ROCm): no runtime reaches both.
+bool across_vendors(Device a, Device b) {
+  return !a.host_accessible() && !b.host_accessible() && find_runtime(a.kind) != find_runtime(b.kind);
 }
 
 }  // namespace
@@ -66,17 +72,26 @@ void copy_into(const Array& dst, const Array& src, StreamHandle stream) {
     throw BufferError("copy: strided layouts of sub-byte dtype " + src.dtype().name() + " are not supported");
 
   if (dd.host_accessible() && sd.host_accessible()) {
-    // Managed/pinned memory may still be written by queued device work.
+    // Managed/pinned memory may still be read or written by queued device work.
     if (dd.kind != DeviceKind::CPU) runtime_for(dd).synchronize(dd, stream);
-    if (sd.kind != DeviceKind::CPU && sd != dd) runtime_for(sd).synchronize(sd, stream);
+    if (sd.kind != DeviceKind::CPU && sd != dd) sync_for_host(sd);
     if (both_contig)
       std::memmove(dst.data(), src.data(), src.nbytes());
     else
       host_strided_copy(dst, src);
     return;
   }
+  if (across_vendors(dd, sd)) {
+    Array host = copy_to(src, Device{});
+    copy_into(dst, host, stream);
+    return;
+  }
   if (both_contig) {
     runtime_between(dd, sd).copy_bytes(dst.data(), dd, src.data(), sd, src.nbytes(), stream);
+    return;
+  }
+  if (dd == sd) {  // one device, a strided side: the device's own kernel
+    runtime_for(dd).copy_strided(dst, src, stream);
     return;
   }
   // A strided side on a device: stage through contiguous buffers. Contiguous copies on a
@@ -106,7 +121,7 @@ Array ascontiguous(const Array& src) {
     return out;
   }
   Array out = Array::empty(src.shape(), src.dtype(), d);
-  runtime_for(d).copy_strided(out, src, runtime_for(d).current_stream(d.index));
+  runtime_for(d).copy_strided(out, src, nullptr);
   return out;
 }
 

@@ -9,7 +9,8 @@ namespace dla {
 
 // dst[...] = src[...] elementwise; shapes and dtypes must match (throws ValueError).
 // Host-to-host copies are strided loops; device copies go through the device's runtime,
-// staged through a contiguous buffer when a side is strided.
+// staged through a contiguous buffer when a side is strided and the sides differ. `stream`
+// (nullptr: the current stream) belongs to the device side, the destination's when both are.
 void copy_into(const Array& dst, const Array& src, StreamHandle stream = nullptr);
 
 // A new row-major array on `device` holding src's values.

@@ -103,7 +103,8 @@ class Dims {
     } else {
       heap_ = nullptr;
       cap_ = 0;
-      std::memcpy(inline_, o.inline_, sizeof(int64_t) * size_);
+      // The whole inline buffer: a fixed-size copy compiles to a few moves, no libc call.
+      std::memcpy(inline_, o.inline_, sizeof(inline_));
     }
     o.size_ = 0;
   }

@@ -1,10 +1,18 @@
 // storage.cpp — creation and destruction of Storage.
 #include "core/storage.h"
 
+#include <string>
+
+#include "core/errors.h"
+
 namespace dla {
 
 StoragePtr Storage::allocate(size_t nbytes, Device device, StreamHandle stream) {
-  DataPtr d = allocator_for(device.kind).allocate(nbytes, device, stream);
+  Allocator* a = find_allocator(device.kind);
+  if (!a)
+    throw ValueError("device '" + device.str() + "' is not available: this build of dlarray has no " +
+                     device_kind_name(device.kind) + " backend");
+  DataPtr d = a->allocate(nbytes, device, stream);
   return StoragePtr(new Storage(d, nbytes, device));
 }
 

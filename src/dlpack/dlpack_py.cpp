@@ -284,14 +284,17 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
   PyObject* stream = nullptr;  // new reference: the stream the producer orders its work before
   PyObject* dl_device = nullptr;
   if (have_stream_devices()) {
+    // The stream the producer must order its work before: ours on the device the data will
+    // be on (the requested one when dl_device asks for a move; none for host memory).
     Device src_dev = producer_device(x);
-    stream = consumer_stream_argument(src_dev);
-    if (want && *want != src_dev) dl_device = Py_BuildValue("(ii)", static_cast<int>(want->kind), want->index);
-  } else if (want) {
-    dl_device = Py_BuildValue("(ii)", static_cast<int>(want->kind), want->index);
+    const bool moving = want && *want != src_dev;
+    stream = consumer_stream_argument(moving ? *want : src_dev);
   }
-  if (want && !dl_device) {
+  // An explicit device is always passed on, so the producer sees the consumer's full request.
+  if (want && !PyErr_Occurred()) dl_device = Py_BuildValue("(ii)", static_cast<int>(want->kind), want->index);
+  if (PyErr_Occurred()) {  // Py_BuildValue or the stream lookup failed
     Py_XDECREF(stream);
+    Py_XDECREF(dl_device);
     throw pybind11::error_already_set();
   }
   PyObject* copy_obj = copy < 0 ? Py_None : (copy ? Py_True : Py_False);
@@ -348,8 +351,15 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     if (stream) argv2[n2++] = stream;
     cap = PyObject_VectorcallMethod(g.dlpack, argv2 + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwn2);
   }
-  Py_XDECREF(dl_device);
   Py_XDECREF(stream);
+  if (!cap && dl_device && PyErr_ExceptionMatches(PyExc_BufferError)) {
+    // The producer cannot move its data to the device we asked for (NumPy only serves the
+    // CPU): import it where it is; import_dlpack then copies it across itself.
+    Py_DECREF(dl_device);
+    PyErr_Clear();
+    return import_via_protocol(x, nullptr, copy == 1 ? -1 : copy, copied);
+  }
+  Py_XDECREF(dl_device);
   if (!cap) raise_dlpack_call_error(x);
   try {
     Array a = consume_capsule(cap, copied);
@@ -413,6 +423,7 @@ PyObject* from_dlpack_impl(PyObject* const* args, Py_ssize_t nargs, PyObject* kw
     const bool has_device = kw[0] && kw[0] != Py_None;
     if (has_device) want = parse_device_arg(kw[0]);
     const int copy = parse_copy(kw[1], "from_dlpack");
+    if (has_device && want.kind != DeviceKind::CPU) runtime_for(want);  // ValueError before asking the producer
 
     if (Array* own = try_unwrap(x)) {
       // Our own array: no capsule round trip, and no copy unless asked for.

@@ -32,9 +32,8 @@ int managed_tensor_allocator(DLTensor* prototype, DLManagedTensorVersioned** out
     Device device = device_from_dl(prototype->device);
     check_dl_dtype(prototype->dtype);
     DType dtype(prototype->dtype);
-    StreamHandle stream = nullptr;
-    if (!device.host_accessible()) stream = runtime_for(device).current_stream(device.index);
-    Array a = Array::empty(shape, dtype, device, stream);
+    // nullptr: the device's current stream (which then stays alive as long as this memory).
+    Array a = Array::empty(shape, dtype, device, nullptr);
     *out = export_versioned(a, 0);
     return 0;
   } catch (const std::exception& e) {

@@ -23,30 +23,37 @@ bool is_gpu(DeviceKind k) { return k == DeviceKind::CUDA || k == DeviceKind::ROC
 StreamRequest parse_stream_request(Device target, PyObject* stream) {
   StreamRequest req;
   const bool none = !stream || stream == Py_None;
-  if (!is_gpu(target.kind)) {
+  // Managed memory is device memory to a CUDA consumer that names its stream.
+  const bool cuda_rules = target.kind == DeviceKind::CUDA || (target.kind == DeviceKind::CUDAManaged && !none);
+  if (!cuda_rules && target.kind != DeviceKind::ROCM) {
     if (!none)
       throw ValueError("__dlpack__: stream must be None for arrays on '" + target.str() +
                        "' (streams exist only on CUDA and ROCm devices)");
+    req.host = target.kind != DeviceKind::CPU;
     return req;
   }
   if (!none && !PyLong_Check(stream))
     throw TypeError("__dlpack__: stream must be an int or None");
-  long long v = none ? (target.kind == DeviceKind::CUDA ? 1 : 0) : PyLong_AsLongLong(stream);
+  long long v = none ? (cuda_rules ? 1 : 0) : PyLong_AsLongLong(stream);
   if (v == -1 && PyErr_Occurred()) throw pybind11::error_already_set();
   if (v == -1) return req;  // consumer asks for no synchronisation
   if (v < -1) throw ValueError("__dlpack__: stream must be >= -1, got " + std::to_string(v));
-  if (target.kind == DeviceKind::CUDA) {
+  if (cuda_rules) {
     if (v == 0) throw ValueError("__dlpack__: stream=0 is ambiguous on CUDA; use 1 (legacy default) or 2 (per-thread)");
     req.consumer = v == 1 ? kLegacyDefault : v == 2 ? kPerThreadDefault : reinterpret_cast<StreamHandle>(v);
   } else {
     if (v == 1 || v == 2) throw ValueError("__dlpack__: stream values 1 and 2 are not valid on ROCm");
-    req.consumer = reinterpret_cast<StreamHandle>(v);  // 0 is the default stream
+    req.consumer = v == 0 ? kDefaultStream : reinterpret_cast<StreamHandle>(v);
   }
   req.sync = true;
   return req;
 }
 
 void make_consumer_wait(const Array& a, const StreamRequest& req) {
+  if (req.host) {
+    sync_for_host(a.device());
+    return;
+  }
   if (!req.sync) return;
   Device d = a.device();
   DeviceRuntime& rt = runtime_for(d);
@@ -56,17 +63,19 @@ void make_consumer_wait(const Array& a, const StreamRequest& req) {
 Array copy_for_consumer(const Array& a, Device target, const StreamRequest& req) {
   // The copy must see our finished data and land in the consumer's stream order.
   Device src = a.device();
-  if (is_gpu(src.kind)) {
+  if (!src.host_accessible()) {
     DeviceRuntime& rt = runtime_for(src);
-    StreamHandle ours = rt.current_stream(src.index);
     if (req.sync) {
-      rt.stream_wait(src, ours, req.consumer);
+      // Queued on the consumer's stream behind our pending work. (From another device of
+      // ours, copy_bytes itself orders the copy after that device's current stream.)
+      if (find_runtime(target.kind) == &rt && target.index == src.index) rt.stream_wait(src, nullptr, req.consumer);
       return copy_to(a, target, req.consumer);
     }
-    Array out = copy_to(a, target, ours);
-    if (!is_gpu(target.kind)) rt.synchronize(src, ours);  // the host will read it next
+    Array out = copy_to(a, target, nullptr);
+    if (target.host_accessible()) rt.synchronize(src, nullptr);  // the host reads it next
     return out;
   }
+  sync_for_host(src);  // pinned/managed sources may still be written by our queued work
   return copy_to(a, target, req.sync ? req.consumer : nullptr);
 }
 
@@ -88,9 +97,8 @@ void order_after_peer(const Array& a, const DLPackExchangeAPI* api) {
   void* theirs = nullptr;
   if (api->current_work_stream(static_cast<DLDeviceType>(d.kind), d.index, &theirs) != 0)
     throw pybind11::error_already_set();
-  DeviceRuntime& rt = runtime_for(d);
-  StreamHandle ours = rt.current_stream(d.index);
-  if (theirs != ours) rt.stream_wait(d, theirs, ours);
+  // The peer's NULL is its default stream; to our runtime NULL would mean our current one.
+  runtime_for(d).stream_wait(d, theirs ? theirs : kDefaultStream, nullptr);
 }
 
 }  // namespace dla::py

@@ -3,7 +3,9 @@
 // Stream values (array API 2023.12, DLPack 1.3): on CPU only None; on CUDA None/1 legacy
 // default, 2 per-thread default, 0 invalid, -1 no synchronisation, > 2 a handle; on ROCm
 // None/0 default, 1 and 2 invalid. A producer makes the consumer's stream wait on an
-// event recorded on its own stream, never a device-wide synchronisation.
+// event recorded on its own stream, never a device-wide synchronisation. Pinned host memory
+// takes only None and, like managed memory with None, is handed over with our stream
+// finished, since its consumer reads it from the host.
 #pragma once
 #include <Python.h>
 
@@ -14,7 +16,8 @@ namespace dla::py {
 
 struct StreamRequest {
   bool sync = false;                 // false for CPU and for stream=-1
-  StreamHandle consumer = nullptr;   // the consumer's stream (backend handle)
+  bool host = false;                 // a host consumer of pinned/managed memory: finish our work first
+  StreamHandle consumer = nullptr;   // the consumer's stream (native handle, or kDefaultStream)
 };
 
 // Validates `stream` (may be nullptr/None) for exports on `target`; ValueError/TypeError on misuse.

@@ -1,12 +1,12 @@
-// fill.cpp — scalar fills and arange on the host.
+// fill.cpp — scalar fills (host loops here, device kernels through the runtime) and host arange.
 #include "core/fill.h"
 
 #include <array>
 #include <cstring>
 
-#include "core/copy.h"
 #include "core/dispatch.h"
 #include "core/errors.h"
+#include "core/runtime.h"
 #include "core/strided_loop.h"
 
 namespace dla {
@@ -32,18 +32,13 @@ void fill_rows(const Array& dst, const T& value) {
   });
 }
 
-void fill_host(const Array& dst, const Scalar& s) {
-  if (dst.size() == 0) return;
-  if (dst.dtype().is_subbyte()) throw TypeError("fill: sub-byte dtype " + dst.dtype().name() + " is storage-only");
-  alignas(16) char elem[16];
-  store_scalar(dst.dtype(), s, elem);
-  if (dst.readonly()) throw ValueError("assignment destination is read-only");
+void fill_host(const Array& dst, const char* elem) {
   switch (dst.itemsize()) {
-    case 1: return fill_rows(dst, *reinterpret_cast<Blob<1>*>(elem));
-    case 2: return fill_rows(dst, *reinterpret_cast<Blob<2>*>(elem));
-    case 4: return fill_rows(dst, *reinterpret_cast<Blob<4>*>(elem));
-    case 8: return fill_rows(dst, *reinterpret_cast<Blob<8>*>(elem));
-    case 16: return fill_rows(dst, *reinterpret_cast<Blob<16>*>(elem));
+    case 1: return fill_rows(dst, *reinterpret_cast<const Blob<1>*>(elem));
+    case 2: return fill_rows(dst, *reinterpret_cast<const Blob<2>*>(elem));
+    case 4: return fill_rows(dst, *reinterpret_cast<const Blob<4>*>(elem));
+    case 8: return fill_rows(dst, *reinterpret_cast<const Blob<8>*>(elem));
+    case 16: return fill_rows(dst, *reinterpret_cast<const Blob<16>*>(elem));
   }
   throw TypeError("fill: unsupported element size for dtype " + dst.dtype().name());
 }
@@ -51,10 +46,15 @@ void fill_host(const Array& dst, const Scalar& s) {
 }  // namespace
 
 void fill(const Array& dst, const Scalar& s) {
-  if (dst.device().host_accessible()) return fill_host(dst, s);
-  Array host = Array::empty(dst.shape(), dst.dtype(), Device{});
-  fill_host(host, s);
-  copy_into(dst, host);
+  if (dst.size() == 0) return;
+  if (dst.dtype().is_subbyte()) throw TypeError("fill: sub-byte dtype " + dst.dtype().name() + " is storage-only");
+  alignas(16) char elem[16];
+  store_scalar(dst.dtype(), s, elem);
+  if (dst.readonly()) throw ValueError("assignment destination is read-only");
+  const Device d = dst.device();
+  if (!d.host_accessible()) return runtime_for(d).fill(dst, elem, nullptr);  // a kernel on the current stream
+  sync_for_host(d);
+  fill_host(dst, elem);
 }
 
 Array arange_host(const Scalar& start, const Scalar& step, int64_t n, DType dtype) {

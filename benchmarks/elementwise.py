@@ -1,0 +1,86 @@
+"""Elementwise performance of dlarray next to NumPy, measured in the same run.
+
+Per-call overhead (small arrays, operators and indexing) and throughput on 10**7 elements.
+Each line: case, our time, NumPy's time, ratio = ours / NumPy (below 1.0: we are faster).
+Throughput lines also give GB/s moved (inputs read + output written) for our run. dlarray
+runs on one thread ("1t") and on all the threads it would use by default ("Nt"); NumPy's
+elementwise loops are single-threaded.
+
+usage: PYTHONPATH=python python3 benchmarks/elementwise.py [--quick]
+"""
+import argparse
+import sys
+import timeit
+
+import numpy as np
+
+import dlarray as dl
+
+
+def best(fn, number, repeat):
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def row(case, ours, theirs, unit, extra=""):
+    scale = {"us": 1e6, "ms": 1e3}[unit]
+    print(f"{case:<34} {ours * scale:>10.3f} {unit} {theirs * scale:>10.3f} {unit} {ours / theirs:>7.2f}  {extra}")
+
+
+def per_call(quick):
+    number, repeat = (20000, 3) if quick else (200000, 7)
+    for n in (1, 10, 1000):
+        a, b = dl.ones(n), dl.ones(n)
+        na, nb = np.ones(n), np.ones(n)
+        row(f"a + b        float64 n={n}", best(lambda: a + b, number, repeat), best(lambda: na + nb, number, repeat), "us")
+        row(f"a * 2.0      float64 n={n}", best(lambda: a * 2.0, number, repeat), best(lambda: na * 2.0, number, repeat), "us")
+    x, nx = dl.asarray(np.arange(20.0).reshape(4, 5)), np.arange(20.0).reshape(4, 5)
+    for label, fn, nfn in (("x[1:3]", lambda: x[1:3], lambda: nx[1:3]), ("x[i, j]", lambda: x[1, 2], lambda: nx[1, 2])):
+        try:
+            fn()
+        except Exception as e:  # indexing is another issue's work; report instead of failing
+            print(f"{label:<34} {'n/a':>13} {best(nfn, number, repeat) * 1e6:>10.3f} us      -  ({type(e).__name__})")
+            continue
+        row(label, best(fn, number, repeat), best(nfn, number, repeat), "us")
+
+
+def throughput(quick):
+    n = 10**6 if quick else 10**7
+    repeat = 3 if quick else 7
+    rng = np.random.default_rng(0)
+    cases = [("add", lambda x, y: x + y, 2), ("multiply", lambda x, y: x * y, 2),
+             ("exp", lambda x, y: dl.exp(x) if isinstance(x, dl.Array) else np.exp(x), 1),
+             ("sin", lambda x, y: dl.sin(x) if isinstance(x, dl.Array) else np.sin(x), 1)]
+    nthreads = dl._core._num_threads()
+    for dtype in ("float32", "float64"):
+        na = rng.uniform(-5, 5, n).astype(dtype)
+        nb = rng.uniform(-5, 5, n).astype(dtype)
+        a, b = dl.asarray(na), dl.asarray(nb)
+        side = int(round(n ** 0.5))
+        na2, nb2 = na[: side * side].reshape(side, side), nb[: side * side].reshape(side, side)
+        a2, b2 = dl.asarray(na2), dl.asarray(nb2)
+        strided = [("add a.T + b.T", lambda x, y: x.T + y.T, 2, (a2, b2), (na2, nb2)),
+                   ("add a + b.T (mixed order)", lambda x, y: x + y.T, 2, (a2, b2), (na2, nb2))]
+        all_cases = [(name, f, k, (a, b), (na, nb)) for name, f, k in cases] + strided
+        for name, f, nops, ours_args, np_args in all_cases:
+            t_np = best(lambda: f(*np_args), 1, repeat)
+            moved = (nops + 1) * ours_args[0].size * np.dtype(dtype).itemsize
+            for threads in sorted({1, nthreads}):
+                dl._core._set_num_threads(threads)
+                t = best(lambda: f(*ours_args), 1, repeat)
+                row(f"{name:<14} {dtype} {threads}t", t, t_np, "ms", f"{moved / t / 1e9:6.1f} GB/s")
+        dl._core._set_num_threads(nthreads)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="fewer repetitions and 10**6 elements (smoke run)")
+    args = p.parse_args()
+    print(f"dlarray vs NumPy {np.__version__}; {dl._core._num_threads()} threads available to dlarray")
+    print(f"{'case':<34} {'dlarray':>13} {'numpy':>13} {'ratio':>7}")
+    per_call(args.quick)
+    throughput(args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

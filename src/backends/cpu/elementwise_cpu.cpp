@@ -1,0 +1,180 @@
+// elementwise_cpu.cpp — the CPU executor of elementwise plans.
+//
+// The plan's operands become byte strides over the output shape (0 for broadcast axes and
+// for Python scalars), strided_loop.h coalesces them (a contiguous problem of any rank is
+// one row), and the op's loop from the kernel table runs over the rows, split across the
+// thread pool when the output has more than two grains of elements.
+#include <algorithm>
+#include <array>
+
+#include "backends/cpu/elementwise_loops.h"
+#include "backends/cpu/parallel.h"
+#include "backends/cpu/vector_math.h"
+#include "core/elementwise.h"
+#include "core/errors.h"
+#include "core/strided_loop.h"
+
+namespace dla::cpu {
+namespace {
+
+const KernelTable& kernels() {
+  static KernelTable table = {};
+  static const bool filled =
+      (fill_kernels_0(table), fill_kernels_1(table), fill_kernels_2(table), install_vector_math(table), true);
+  (void)filled;
+  return table;
+}
+
+// for_each_row restricted to the flat element range [begin, end) of the coalesced layout.
+template <int N, class F>
+void for_each_row_range(const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t begin, int64_t end,
+                        F&& f) {
+  const int last = L.ndim - 1;
+  const int64_t inner = L.shape[last];
+  int64_t idx[kMaxRank];
+  int64_t row = begin / inner, col = begin % inner;
+  for (int d = last - 1; d >= 0; --d) {
+    idx[d] = row % L.shape[d];
+    row /= L.shape[d];
+  }
+  std::array<char*, N> p = base;
+  int64_t inner_strides[N];
+  for (int k = 0; k < N; ++k) {
+    inner_strides[k] = L.strides[k][last];
+    for (int d = 0; d < last; ++d) p[k] += idx[d] * L.strides[k][d];
+  }
+  int64_t remaining = end - begin;
+  while (remaining > 0) {
+    const int64_t cnt = inner - col < remaining ? inner - col : remaining;
+    char* q[N];
+    for (int k = 0; k < N; ++k) q[k] = p[k] + col * inner_strides[k];
+    f(q, inner_strides, cnt);
+    remaining -= cnt;
+    col = 0;
+    for (int d = last - 1; d >= 0; --d) {
+      if (++idx[d] < L.shape[d]) {
+        for (int k = 0; k < N; ++k) p[k] += L.strides[k][d];
+        break;
+      }
+      for (int k = 0; k < N; ++k) p[k] -= L.strides[k][d] * (L.shape[d] - 1);
+      idx[d] = 0;
+    }
+  }
+}
+
+// A 2-d problem where some input runs across the output's rows (a + b.T): walking whole
+// rows would touch a new cache line per element of that input, so the rows are cut into
+// square tiles that stay in cache.
+template <int N>
+bool wants_tiles(const LoopLayout<N>& L, int64_t tile) {
+  if (L.ndim != 2 || L.shape[0] < 2 * tile || L.shape[1] < 2 * tile) return false;
+  for (int k = 1; k < N; ++k) {
+    const int64_t inner = L.strides[k][1] < 0 ? -L.strides[k][1] : L.strides[k][1];
+    const int64_t outer = L.strides[k][0] < 0 ? -L.strides[k][0] : L.strides[k][0];
+    if (inner > 64 && inner > outer) return true;
+  }
+  return false;
+}
+
+template <int N>
+void run_tiles(LoopFn fn, const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t tile) {
+  const int64_t rows = L.shape[0], cols = L.shape[1];
+  const int64_t row_blocks = (rows + tile - 1) / tile;
+  int64_t inner[N];
+  for (int k = 0; k < N; ++k) inner[k] = L.strides[k][1];
+  auto blocks = [&](int64_t b0, int64_t b1) {
+    char* q[N];
+    for (int64_t rb = b0; rb < b1; ++rb) {
+      const int64_t r1 = std::min(rows, (rb + 1) * tile);
+      for (int64_t c0 = 0; c0 < cols; c0 += tile) {
+        const int64_t m = std::min(tile, cols - c0);
+        for (int64_t r = rb * tile; r < r1; ++r) {
+          for (int k = 0; k < N; ++k) q[k] = base[k] + r * L.strides[k][0] + c0 * inner[k];
+          fn(q, inner, m);
+        }
+      }
+    }
+  };
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / (tile * cols));
+  if (rows * cols < 2 * kGrainSize) blocks(0, row_blocks);
+  else parallel_for(row_blocks, grain, blocks);
+}
+
+template <int N>
+void run(LoopFn fn, ElementwisePlan& p) {
+  const Dims& out_shape = p.out.shape();
+  const int nd = out_shape.size();
+  int64_t strides[N][kMaxRank];  // bytes, in the output's axis order
+  std::array<char*, N> base;
+  const int64_t out_item = p.out.itemsize();
+  for (int d = 0; d < nd; ++d) strides[0][d] = p.out.stride(d) * out_item;
+  base[0] = p.out.data();
+  for (int k = 1; k < N; ++k) {
+    ElementwisePlan::Input& in = p.in[k - 1];
+    if (in.is_scalar) {
+      for (int d = 0; d < nd; ++d) strides[k][d] = 0;
+      base[k] = reinterpret_cast<char*>(in.value);
+      continue;
+    }
+    const Array& a = in.array();
+    const int off = nd - a.ndim();
+    const int64_t item = a.itemsize();
+    for (int d = 0; d < nd; ++d) {
+      const int j = d - off;
+      strides[k][d] = (j < 0 || a.shape(j) == 1) ? 0 : a.stride(j) * item;
+    }
+    base[k] = a.data();
+  }
+  // Walk the axes in the output's memory order (largest stride outermost), so that a
+  // Fortran-ordered or transposed output (and the inputs laid out like it) coalesce into
+  // contiguous rows.
+  const Dims* shape = &out_shape;
+  Dims permuted;
+  if (!p.out.is_c_contiguous()) {
+    int perm[kMaxRank];
+    for (int d = 0; d < nd; ++d) perm[d] = d;
+    auto mag = [&](int d) { return strides[0][d] < 0 ? -strides[0][d] : strides[0][d]; };
+    std::stable_sort(perm, perm + nd, [&](int x, int y) { return mag(x) > mag(y); });
+    int64_t tmp[kMaxRank];
+    for (int k = 0; k < N; ++k) {
+      for (int d = 0; d < nd; ++d) tmp[d] = strides[k][perm[d]];
+      std::copy(tmp, tmp + nd, strides[k]);
+    }
+    permuted.resize(nd);
+    for (int d = 0; d < nd; ++d) permuted[d] = out_shape[perm[d]];
+    shape = &permuted;
+  }
+  std::array<const int64_t*, N> sp;
+  for (int k = 0; k < N; ++k) sp[k] = strides[k];
+  const LoopLayout<N> L = coalesce<N>(*shape, sp);
+  const int64_t tile = out_item <= 4 ? 64 : 32;
+  if (wants_tiles(L, tile)) return run_tiles<N>(fn, L, base, tile);
+  const int64_t total = p.size();
+  if (total < 2 * kGrainSize || L.ndim == 0) {
+    for_each_row(L, base, fn);
+    return;
+  }
+  parallel_for(total, kGrainSize, [&](int64_t b, int64_t e) { for_each_row_range<N>(L, base, b, e, fn); });
+}
+
+void execute(ElementwisePlan& p) {
+  LoopFn fn = kernels()[static_cast<int>(p.op)][static_cast<int>(p.compute)];
+  if (!fn)
+    throw TypeError(std::string(op_info(p.op).name) + ": no CPU kernel for dtype " + DType::of(p.compute).name());
+  switch (p.nin) {
+    case 1: return run<2>(fn, p);
+    case 2: return run<3>(fn, p);
+    case 3: return run<4>(fn, p);
+  }
+  throw ValueError("elementwise: unsupported operand count");
+}
+
+struct Registrar {
+  Registrar() {
+    kernels();
+    register_elementwise_executor(DeviceKind::CPU, &execute);
+  }
+} registrar;
+
+}  // namespace
+}  // namespace dla::cpu

@@ -1,0 +1,157 @@
+// elementwise_loops.h — CPU inner loops for the elementwise functors, and the kernel table.
+//
+// A loop is `void(char** ptrs, const int64_t* byte_strides, int64_t n)` over one row, with
+// the output first. An input is either the output's very memory (in place) or disjoint from
+// it (plan_elementwise copies inputs that overlap otherwise), so the contiguous loops carry
+// no dependences between iterations: `#pragma GCC ivdep` lets the compiler vectorize them
+// without runtime alias checks. Every loop has its contiguous fast paths (all unit strides; a scalar
+// operand of stride 0 next to contiguous ones), written as plain indexed loops the
+// compiler vectorizes, and a general strided path. The table
+// kCpuKernels[op][compute dtype] is filled from DLA_ELEMENTWISE_OPS only for the dtypes an
+// op's kinds admit (a null entry is a dtype the op rejects), and the instantiations are
+// spread over kCpuKernelParts translation units to keep compile times and memory down.
+#pragma once
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "core/elementwise_functors.h"
+#include "core/elementwise_ops.h"
+
+namespace dla::cpu {
+
+using LoopFn = void (*)(char** ptrs, const int64_t* strides, int64_t n);
+using KernelTable = LoopFn[kNumOps][kNumScalarTypes];
+
+constexpr int kCpuKernelParts = 3;
+
+template <ScalarType S> struct CType;
+template <> struct CType<ScalarType::Bool> { using type = bool; };
+template <> struct CType<ScalarType::Int8> { using type = int8_t; };
+template <> struct CType<ScalarType::Int16> { using type = int16_t; };
+template <> struct CType<ScalarType::Int32> { using type = int32_t; };
+template <> struct CType<ScalarType::Int64> { using type = int64_t; };
+template <> struct CType<ScalarType::UInt8> { using type = uint8_t; };
+template <> struct CType<ScalarType::UInt16> { using type = uint16_t; };
+template <> struct CType<ScalarType::UInt32> { using type = uint32_t; };
+template <> struct CType<ScalarType::UInt64> { using type = uint64_t; };
+template <> struct CType<ScalarType::Float32> { using type = float; };
+template <> struct CType<ScalarType::Float64> { using type = double; };
+template <> struct CType<ScalarType::Complex64> { using type = std::complex<float>; };
+template <> struct CType<ScalarType::Complex128> { using type = std::complex<double>; };
+
+template <class T>
+inline T& at(char* p, int64_t i, int64_t stride) {
+  return *reinterpret_cast<T*>(p + i * stride);
+}
+
+template <class F, class T>
+void unary_loop(char** p, const int64_t* s, int64_t n) {
+  using R = decltype(F{}(std::declval<T>()));
+  F f;
+  if (s[0] == int64_t(sizeof(R)) && s[1] == int64_t(sizeof(T))) {
+    R* o = reinterpret_cast<R*>(p[0]);
+    const T* a = reinterpret_cast<const T*>(p[1]);
+#pragma GCC ivdep
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) at<R>(p[0], i, s[0]) = f(at<T>(p[1], i, s[1]));
+}
+
+template <class F, class T>
+void binary_loop(char** p, const int64_t* s, int64_t n) {
+  using R = decltype(F{}(std::declval<T>(), std::declval<T>()));
+  F f;
+  constexpr int64_t sr = sizeof(R), st = sizeof(T);
+  if (s[0] == sr) {
+    R* o = reinterpret_cast<R*>(p[0]);
+    const T* a = reinterpret_cast<const T*>(p[1]);
+    const T* b = reinterpret_cast<const T*>(p[2]);
+    if (s[1] == st && s[2] == st) {
+#pragma GCC ivdep
+      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+      return;
+    }
+    if (s[1] == st && s[2] == 0) {
+      const T bv = *b;
+#pragma GCC ivdep
+      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
+      return;
+    }
+    if (s[1] == 0 && s[2] == st) {
+      const T av = *a;
+#pragma GCC ivdep
+      for (int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) at<R>(p[0], i, s[0]) = f(at<T>(p[1], i, s[1]), at<T>(p[2], i, s[2]));
+}
+
+// Ternary operations (clip, where): the first operand may have its own type (where's bool).
+template <class F, class A, class T>
+void ternary_loop(char** p, const int64_t* s, int64_t n) {
+  using R = decltype(F{}(std::declval<A>(), std::declval<T>(), std::declval<T>()));
+  F f;
+  constexpr int64_t st = sizeof(T);
+  if (s[0] == int64_t(sizeof(R)) && s[1] == int64_t(sizeof(A)) && s[2] == st && s[3] == st) {
+    R* o = reinterpret_cast<R*>(p[0]);
+    const A* a = reinterpret_cast<const A*>(p[1]);
+    const T* b = reinterpret_cast<const T*>(p[2]);
+    const T* c = reinterpret_cast<const T*>(p[3]);
+#pragma GCC ivdep
+    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], c[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    at<R>(p[0], i, s[0]) = f(at<A>(p[1], i, s[1]), at<T>(p[2], i, s[2]), at<T>(p[3], i, s[3]));
+}
+
+template <OpId op, int arity, Sig sig, class F, ScalarType S>
+constexpr LoopFn make_loop() {
+  using T = typename CType<S>::type;
+  using Out = typename CType<op_result_type(op, S)>::type;
+  if constexpr (arity == 1) {
+    static_assert(std::is_same_v<decltype(F{}(std::declval<T>())), Out>, "functor result disagrees with Res");
+    return &unary_loop<F, T>;
+  } else if constexpr (arity == 2) {
+    static_assert(std::is_same_v<decltype(F{}(std::declval<T>(), std::declval<T>())), Out>,
+                  "functor result disagrees with Res");
+    return &binary_loop<F, T>;
+  } else {
+    using A = std::conditional_t<sig == Sig::Where, bool, T>;
+    static_assert(std::is_same_v<decltype(F{}(std::declval<A>(), std::declval<T>(), std::declval<T>())), Out>,
+                  "functor result disagrees with Res");
+    return &ternary_loop<F, A, T>;
+  }
+}
+
+template <OpId op, int arity, Sig sig, uint8_t kinds, class F, int... S>
+void fill_op(KernelTable& table, std::integer_sequence<int, S...>) {
+  auto one = [&](auto s) {
+    constexpr ScalarType st = static_cast<ScalarType>(decltype(s)::value);
+    if constexpr ((kinds & kind_bit(st)) != 0)
+      table[static_cast<int>(op)][static_cast<int>(st)] = make_loop<op, arity, sig, F, st>();
+  };
+  (one(std::integral_constant<int, S>{}), ...);
+}
+
+// Fills the table entries of the ops whose index is Part modulo kCpuKernelParts.
+template <int Part>
+void fill_kernel_part(KernelTable& table) {
+#define DLA_FILL_OP(name, arity, sig, kinds, res, functor, params, summary)                     \
+  if constexpr (static_cast<int>(OpId::name) % kCpuKernelParts == Part)                         \
+    fill_op<OpId::name, arity, Sig::sig, kinds, elem::functor>(table,                           \
+                                                              std::make_integer_sequence<int, kNumScalarTypes>{});
+  DLA_ELEMENTWISE_OPS(DLA_FILL_OP)
+#undef DLA_FILL_OP
+}
+
+// Defined in elementwise_kernels_<Part>.cpp.
+void fill_kernels_0(KernelTable& table);
+void fill_kernels_1(KernelTable& table);
+void fill_kernels_2(KernelTable& table);
+
+}  // namespace dla::cpu

@@ -1,0 +1,173 @@
+// parallel.cpp — the CPU thread pool behind parallel_for (see parallel.h for why a pool).
+#include "backends/cpu/parallel.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dla::cpu {
+namespace {
+
+thread_local bool t_in_worker = false;
+
+class Pool {
+ public:
+  explicit Pool(int nthreads) {
+    for (int i = 1; i < nthreads; ++i) workers_.emplace_back([this] { worker(); });
+  }
+  // Never destroyed: joining threads during interpreter exit or in a forked child is unsafe.
+  int size() const { return int(workers_.size()) + 1; }
+
+  // Runs task(i) for i in [0, ntasks); the caller takes part. Returns false (nothing run)
+  // when another thread is using the pool.
+  bool run(int ntasks, const std::function<void(int)>& task) {
+    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+    if (!busy.owns_lock()) return false;
+    Job job;
+    job.task = &task;
+    job.ntasks = ntasks;
+    job.remaining = ntasks;
+    {
+      std::lock_guard<std::mutex> lk(m_);
+      job_ = &job;
+      ++generation_;
+    }
+    cv_work_.notify_all();
+    drain(job);
+    // The job lives on this stack: return only when no worker can still reach it.
+    std::unique_lock<std::mutex> lk(m_);
+    cv_done_.wait(lk, [&] { return job.remaining == 0 && job.refs == 0; });
+    job_ = nullptr;
+    return true;
+  }
+
+ private:
+  struct Job {
+    const std::function<void(int)>* task = nullptr;
+    int ntasks = 0;
+    std::atomic<int> next{0};
+    int remaining = 0;  // tasks not finished (guarded by m_)
+    int refs = 0;       // workers holding a pointer to this job (guarded by m_)
+  };
+
+  void drain(Job& job) {
+    int done = 0;
+    for (;;) {
+      const int i = job.next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= job.ntasks) break;
+      (*job.task)(i);
+      ++done;
+    }
+    if (done) {
+      std::lock_guard<std::mutex> lk(m_);
+      job.remaining -= done;
+      if (job.remaining == 0) cv_done_.notify_all();
+    }
+  }
+  void worker() {
+    t_in_worker = true;
+    uint64_t seen = 0;
+    for (;;) {
+      Job* job;
+      {
+        std::unique_lock<std::mutex> lk(m_);
+        cv_work_.wait(lk, [&] { return generation_ != seen && job_ != nullptr; });
+        seen = generation_;
+        job = job_;
+        ++job->refs;
+      }
+      drain(*job);
+      std::lock_guard<std::mutex> lk(m_);
+      if (--job->refs == 0 && job->remaining == 0) cv_done_.notify_all();
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex busy_;
+  std::mutex m_;
+  std::condition_variable cv_work_, cv_done_;
+  Job* job_ = nullptr;
+  uint64_t generation_ = 0;
+};
+
+std::atomic<int> g_requested{0};
+std::atomic<Pool*> g_pool{nullptr};
+std::mutex g_pool_init;
+
+int default_threads() {
+  if (const char* env = std::getenv("DLARRAY_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n >= 1) return n;
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n >= 1) return n;
+  }
+  unsigned hc = std::thread::hardware_concurrency();
+  return hc ? int(hc) : 1;
+}
+
+// The child of a fork has none of the parent's workers: forget the pool (leaked on purpose,
+// its mutexes may be held) and build a new one on first use.
+void after_fork_in_child() { g_pool.store(nullptr); }
+
+Pool* pool() {
+  Pool* p = g_pool.load(std::memory_order_acquire);
+  if (p) return p;
+  std::lock_guard<std::mutex> lk(g_pool_init);
+  p = g_pool.load();
+  if (!p) {
+    static bool atfork = (pthread_atfork(nullptr, nullptr, after_fork_in_child), true);
+    (void)atfork;
+    p = new Pool(num_threads());
+    g_pool.store(p, std::memory_order_release);
+  }
+  return p;
+}
+
+}  // namespace
+
+int num_threads() {
+  int n = g_requested.load();
+  if (n < 1) {
+    n = default_threads();
+    g_requested.store(n);
+  }
+  return n;
+}
+
+void set_num_threads(int n) {
+  std::lock_guard<std::mutex> lk(g_pool_init);
+  g_requested.store(n < 1 ? 1 : n);
+  g_pool.store(nullptr);  // the old pool idles (never destroyed, see Pool)
+}
+
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
+  if (n <= 0) return;
+  if (grain < 1) grain = 1;
+  const int64_t max_tasks = n / grain;
+  const int nthreads = num_threads();
+  if (max_tasks < 2 || nthreads < 2 || t_in_worker) {
+    f(0, n);
+    return;
+  }
+  const int ntasks = int(max_tasks < nthreads ? max_tasks : nthreads);
+  // Chunk boundaries on multiples of 64 elements keep threads off each other's cache lines.
+  int64_t chunk = (n + ntasks - 1) / ntasks;
+  chunk = (chunk + 63) / 64 * 64;
+  const std::function<void(int)> task = [&](int i) {
+    const int64_t b = int64_t(i) * chunk;
+    const int64_t e = b + chunk < n ? b + chunk : n;
+    if (b < e) f(b, e);
+  };
+  if (!pool()->run(ntasks, task)) f(0, n);
+}
+
+}  // namespace dla::cpu

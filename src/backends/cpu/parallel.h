@@ -1,0 +1,26 @@
+// parallel.h — CPU threading: a small pool and parallel_for over an index range.
+//
+// A std::thread pool rather than OpenMP: no libgomp/libomp in the module (PyTorch and
+// NumPy's BLAS bring their own, and two OpenMP runtimes in one process fight over
+// threads), no spin-waiting workers after each region (the machines are shared), and the
+// pool is rebuilt lazily after fork(). Work below two grains, calls from inside a worker and
+// calls that find the pool busy (another Python thread without the GIL) run inline.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+namespace dla::cpu {
+
+// Elements per task below which threads cost more than they save (PyTorch uses the same).
+constexpr int64_t kGrainSize = 32768;
+
+// Threads used by parallel_for (>= 1): DLARRAY_NUM_THREADS, else the CPUs this process may
+// run on.
+int num_threads();
+void set_num_threads(int n);
+
+// Calls f(begin, end) on disjoint chunks covering [0, n), on up to num_threads() threads,
+// chunks of at least `grain` elements; returns when all are done. f must not throw.
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& f);
+
+}  // namespace dla::cpu

@@ -1,0 +1,426 @@
+// gpu_backend.cpp — GPU streams, stream-ordered allocators and the DeviceRuntime over a vendor table.
+#include "backends/gpu/gpu_backend.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <tuple>
+
+#include "core/array.h"
+#include "core/errors.h"
+#include "core/strided_loop.h"
+
+namespace dla::gpu {
+namespace {
+
+// Each thread's current stream per device, one table per vendor (PyTorch and CuPy keep
+// theirs per thread too). A null entry is the default stream.
+thread_local StreamRef t_current[2][kMaxDevices];
+
+Backend* g_backends[2] = {};
+
+int slot_of(int device_type) { return device_type == kDLCUDA ? 0 : 1; }
+
+// What an allocation remembers to free itself in stream order (the DataPtr's context).
+struct Block {
+  GpuAllocator* owner;
+  StreamBox* box;  // keeps a dlarray-created stream alive until this memory is freed
+  void* stream;
+  size_t nbytes;
+  int device;
+};
+
+// Lowest set bit of v, at most 16: the widest power-of-two word every value is a multiple of.
+int64_t word_for(uint64_t v) { return static_cast<int64_t>((v | 16) & (~(v | 16) + 1)); }
+
+}  // namespace
+
+void StreamRef::release_box(StreamBox* b) {
+  if (!b || b->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // Destroying a stream with queued work is allowed: the runtime lets the work finish.
+  if (b->owned) b->ops->stream_destroy(b->device, b->handle);
+  delete b;
+}
+
+void StreamRef::reset() { release_box(std::exchange(b_, nullptr)); }
+
+// ---- allocators ------------------------------------------------------------------------------
+
+DataPtr GpuAllocator::allocate(size_t nbytes, Device device, StreamHandle stream) {
+  Backend& b = *backend_;
+  if (device.kind != kind_)
+    throw ValueError("the " + std::string(device_kind_name(kind_)) + " allocator was asked for memory on '" +
+                     device.str() + "'");
+  runtime_for(device);  // ValueError naming the device when it does not exist
+  const size_t n = nbytes ? nbytes : 1;  // empty arrays still get a unique, valid pointer
+  const DlaGpuOps& ops = b.ops();
+  void* p = nullptr;
+  void* native = nullptr;
+  StreamRef keep;
+  int err;
+  if (kind_ == b.device_kind()) {
+    b.ensure_device(device.index);
+    std::tie(native, keep) = b.resolve(device.index, stream);
+    err = ops.malloc_async(device.index, n, native, &p);
+  } else if (kind_ == b.host_kind()) {
+    err = ops.malloc_host(n, &p);
+  } else {
+    err = ops.malloc_managed(device.index, n, &p);
+  }
+  if (err) b.check(err, ("allocating " + std::to_string(nbytes) + " bytes on " + device.str()).c_str());
+  stats_.on_alloc(static_cast<int64_t>(n));
+  auto* block = new Block{this, keep.release(), native, n, device.index};
+  return DataPtr{p, block, &GpuAllocator::release};
+}
+
+void GpuAllocator::release(void* ctx, void* p) {
+  std::unique_ptr<Block> block(static_cast<Block*>(ctx));
+  GpuAllocator* a = block->owner;
+  const DlaGpuOps& ops = a->backend_->ops();
+  // Errors are dropped: a deleter cannot raise, and at interpreter exit the runtime may be gone.
+  if (a->kind_ == a->backend_->device_kind())
+    ops.free_async(block->device, p, block->stream);
+  else if (a->kind_ == a->backend_->host_kind())
+    ops.free_host(p);
+  else
+    ops.free_managed(p);
+  a->stats_.on_free(static_cast<int64_t>(block->nbytes));
+  StreamRef::release_box(block->box);
+}
+
+// ---- backend -----------------------------------------------------------------------------------
+
+Backend::Backend(const DlaGpuOps* ops)
+    : ops_(ops),
+      device_kind_(static_cast<DeviceKind>(ops->device_type)),
+      host_kind_(static_cast<DeviceKind>(ops->host_type)),
+      managed_kind_(static_cast<DeviceKind>(ops->managed_type ? ops->managed_type : ops->device_type)),
+      slot_(slot_of(ops->device_type)),
+      device_alloc_(this, device_kind_),
+      host_alloc_(this, host_kind_),
+      managed_alloc_(this, managed_kind_) {}
+
+bool Backend::owns(DeviceKind k) const {
+  return k == device_kind_ || k == host_kind_ || (has_managed() && k == managed_kind_);
+}
+
+GpuAllocator& Backend::allocator_for_kind(DeviceKind k) {
+  if (k == device_kind_) return device_alloc_;
+  if (k == host_kind_) return host_alloc_;
+  return managed_alloc_;
+}
+
+void Backend::check(int err, const char* what) const {
+  if (err == 0) return;
+  std::string msg = std::string(ops_->name) + ": " + what + " failed: " + ops_->error_string(err);
+  if (ops_->is_out_of_memory(err)) throw MemoryError(msg);
+  throw RuntimeError(msg);
+}
+
+int Backend::device_count() {
+  std::call_once(count_once_, [this] {
+    int n = 0;
+    if (int err = ops_->device_count(&n)) {
+      why_ = ops_->error_string(err);
+      n = 0;
+    } else if (n == 0) {
+      why_ = "no device found";
+    }
+    count_ = std::min(n, kMaxDevices);
+  });
+  return count_;
+}
+
+std::string Backend::why_unavailable() {
+  device_count();
+  return why_;
+}
+
+void Backend::ensure_device(int index) {
+  std::call_once(device_once_[index], [&] { check(ops_->init_device(index), "setting up the memory pool"); });
+}
+
+StreamRef Backend::current(int index) {
+  if (index < 0 || index >= kMaxDevices) return {};
+  const StreamRef& s = t_current[slot_][index];
+  // An entry set while another table was installed (tests swap backends) reads as default.
+  if (s && s.get()->ops != ops_) return {};
+  return s;
+}
+
+void Backend::set_current(int index, StreamRef s) {
+  if (index < 0 || index >= kMaxDevices)
+    throw ValueError("device index " + std::to_string(index) + " is out of range");
+  t_current[slot_][index] = std::move(s);
+}
+
+std::pair<void*, StreamRef> Backend::resolve(int index, StreamHandle stream) {
+  if (stream == nullptr) {
+    StreamRef cur = current(index);
+    void* h = cur.handle();
+    return {h, std::move(cur)};
+  }
+  if (stream == kDefaultStream) return {nullptr, StreamRef()};
+  return {stream, StreamRef()};
+}
+
+StreamRef Backend::create_stream(int index, bool non_blocking) {
+  void* h = nullptr;
+  check(ops_->stream_create(index, non_blocking ? 1 : 0, &h), "creating a stream");
+  auto* box = new StreamBox();
+  box->ops = ops_;
+  box->handle = h;
+  box->device = index;
+  box->owned = true;
+  return StreamRef(box);
+}
+
+StreamRef Backend::wrap_stream(int index, void* handle) {
+  if (handle == nullptr) return {};
+  auto* box = new StreamBox();
+  box->ops = ops_;
+  box->handle = handle;
+  box->device = index;
+  return StreamRef(box);
+}
+
+bool Backend::query(int index, void* handle) {
+  int done = 0;
+  check(ops_->stream_query(index, handle, &done), "querying a stream");
+  return done != 0;
+}
+
+void* Backend::take_event(int index) {
+  {
+    std::lock_guard<std::mutex> lock(events_mu_);
+    auto& pool = events_[index];
+    if (!pool.empty()) {
+      void* ev = pool.back();
+      pool.pop_back();
+      return ev;
+    }
+  }
+  void* ev = nullptr;
+  check(ops_->event_create(index, &ev), "creating an event");
+  return ev;
+}
+
+void Backend::give_event(int index, void* ev) {
+  std::lock_guard<std::mutex> lock(events_mu_);
+  events_[index].push_back(ev);
+}
+
+void Backend::wait(int producer_dev, void* producer, int consumer_dev, void* consumer) {
+  auto legacy = [this](void* s) {
+    // On CUDA the null handle is the legacy default stream, which DLPack spells 0x1.
+    return device_kind_ == DeviceKind::CUDA && (s == nullptr || s == reinterpret_cast<void*>(0x1));
+  };
+  if (producer_dev == consumer_dev && (producer == consumer || (legacy(producer) && legacy(consumer)))) return;
+  // A wait captures the event as recorded at the time of the call, so the event can go
+  // back to the pool (and be recorded again) at once.
+  void* ev = take_event(producer_dev);
+  struct GiveBack {
+    Backend* b;
+    int dev;
+    void* ev;
+    ~GiveBack() { b->give_event(dev, ev); }
+  } give_back{this, producer_dev, ev};
+  check(ops_->event_record(producer_dev, ev, producer), "recording an event");
+  check(ops_->stream_wait_event(consumer_dev, consumer, ev), "making a stream wait for an event");
+}
+
+void Backend::synchronize(Device device, StreamHandle stream) {
+  auto [native, keep] = resolve(device.index, stream);
+  check(ops_->stream_synchronize(device.index, native), "synchronizing a stream");
+}
+
+void Backend::stream_wait(Device device, StreamHandle producer, StreamHandle consumer) {
+  auto p = resolve(device.index, producer);
+  auto c = resolve(device.index, consumer);
+  wait(device.index, p.first, device.index, c.first);
+}
+
+void Backend::copy_bytes(void* dst, Device dd, const void* src, Device sd, size_t n, StreamHandle stream) {
+  if (n == 0) return;
+  const bool dst_on_device = dd.kind == device_kind_, src_on_device = sd.kind == device_kind_;
+  // The copy runs on a stream of the device side (the destination's when both are devices).
+  const Device exec = dst_on_device ? dd : src_on_device ? sd : owns(dd.kind) ? dd : sd;
+  auto [native, keep] = resolve(exec.index, stream);
+  if (owns(sd.kind) && sd.index != exec.index) {
+    // Whatever is still writing the source is queued on its own device's current stream.
+    wait(sd.index, current(sd.index).handle(), exec.index, native);
+  }
+  check(ops_->memcpy_async(exec.index, dst, src, n, native), "copying memory");
+  // The host reads pageable memory (or another vendor's host memory) right after we return;
+  // pinned or managed memory of another index would be synchronised on the wrong stream later.
+  if (!owns(dd.kind) || (dd.host_accessible() && dd.index != exec.index))
+    check(ops_->stream_synchronize(exec.index, native), "synchronizing a stream");
+}
+
+void Backend::copy_strided(const Array& dst, const Array& src, StreamHandle stream) {
+  const Device d = dst.device();
+  if (src.device() != d)
+    throw ValueError("strided copy between '" + src.device().str() + "' and '" + d.str() +
+                     "': both arrays must be on one device");
+  if (dst.size() == 0) return;
+  const int64_t item = dst.itemsize();
+  Dims ds(dst.ndim()), ss(dst.ndim());
+  for (int i = 0; i < dst.ndim(); ++i) {
+    ds[i] = dst.stride(i) * item;
+    ss[i] = src.stride(i) * item;
+  }
+  auto L = coalesce<2>(dst.shape(), {ds.data(), ss.data()});
+  uint64_t bits = static_cast<uint64_t>(item) | reinterpret_cast<uintptr_t>(dst.data()) |
+                  reinterpret_cast<uintptr_t>(src.data());
+  for (int k = 0; k < L.ndim; ++k)
+    bits |= static_cast<uint64_t>(L.strides[0][k]) | static_cast<uint64_t>(L.strides[1][k]);
+  const int64_t word = word_for(bits);
+
+  auto job = std::make_unique<DlaGpuStrided>();
+  std::memset(job.get(), 0, sizeof(DlaGpuStrided));
+  job->dst = dst.data();
+  job->src = src.data();
+  job->word = static_cast<int32_t>(word);
+  for (int k = 0; k < L.ndim; ++k) {
+    job->shape[k] = L.shape[k];
+    job->dst_strides[k] = L.strides[0][k];
+    job->src_strides[k] = L.strides[1][k];
+  }
+  job->ndim = L.ndim;
+  if (job->ndim == 0) {  // one element
+    job->ndim = 1;
+    job->shape[0] = 1;
+    job->dst_strides[0] = job->src_strides[0] = item;
+  }
+  // Elements wider than the word become an innermost axis of words, merged into the last
+  // axis when both sides are dense there.
+  if (const int64_t per = item / word; per > 1) {
+    const int last = job->ndim - 1;
+    if (job->dst_strides[last] == item && job->src_strides[last] == item) {
+      job->shape[last] *= per;
+      job->dst_strides[last] = job->src_strides[last] = word;
+    } else {
+      job->shape[job->ndim] = per;
+      job->dst_strides[job->ndim] = job->src_strides[job->ndim] = word;
+      ++job->ndim;
+    }
+  }
+  job->count = 1;
+  for (int k = 0; k < job->ndim; ++k) job->count *= job->shape[k];
+
+  auto [native, keep] = resolve(d.index, stream);
+  if (job->ndim == 1 && job->dst_strides[0] == word && job->src_strides[0] == word) {
+    check(ops_->memcpy_async(d.index, job->dst, job->src, static_cast<size_t>(job->count * word), native),
+          "copying memory");
+    return;
+  }
+  check(ops_->strided_async(d.index, job.get(), native), "launching a strided copy");
+}
+
+void Backend::fill(const Array& dst, const void* elem, StreamHandle stream) {
+  const Device d = dst.device();
+  if (dst.size() == 0) return;
+  const int64_t item = dst.itemsize();
+  if (item < 1 || item > 16) throw TypeError("fill: unsupported element size for dtype " + dst.dtype().name());
+  auto [native, keep] = resolve(d.index, stream);
+  const auto* bytes = static_cast<const unsigned char*>(elem);
+  const bool uniform = std::all_of(bytes, bytes + item, [&](unsigned char c) { return c == bytes[0]; });
+  if (uniform && dst.is_c_contiguous()) {
+    check(ops_->memset_async(d.index, dst.data(), bytes[0], static_cast<size_t>(dst.nbytes()), native),
+          "filling memory");
+    return;
+  }
+  Dims ds(dst.ndim());
+  for (int i = 0; i < dst.ndim(); ++i) ds[i] = dst.stride(i) * item;
+  auto L = coalesce<1>(dst.shape(), {ds.data()});
+  uint64_t bits = static_cast<uint64_t>(item) | reinterpret_cast<uintptr_t>(dst.data());
+  for (int k = 0; k < L.ndim; ++k) bits |= static_cast<uint64_t>(L.strides[0][k]);
+  const int64_t word = word_for(bits);
+
+  auto job = std::make_unique<DlaGpuStrided>();
+  std::memset(job.get(), 0, sizeof(DlaGpuStrided));
+  job->dst = dst.data();
+  job->word = static_cast<int32_t>(word);
+  job->words = static_cast<int32_t>(item / word);
+  std::memcpy(job->value, elem, static_cast<size_t>(item));
+  job->ndim = std::max(L.ndim, 1);
+  job->shape[0] = 1;
+  for (int k = 0; k < L.ndim; ++k) {
+    job->shape[k] = L.shape[k];
+    job->dst_strides[k] = L.strides[0][k];
+  }
+  job->count = 1;
+  for (int k = 0; k < job->ndim; ++k) job->count *= job->shape[k];
+  check(ops_->strided_async(d.index, job.get(), native), "launching a fill");
+}
+
+void Backend::pool_usage(int index, uint64_t* reserved, uint64_t* used) {
+  check(ops_->pool_usage(index, reserved, used), "reading the memory pool's usage");
+}
+
+void Backend::empty_cache(int index) {
+  // Memory freed on a stream returns to the pool only once that stream reaches the free.
+  check(ops_->stream_synchronize(index, current(index).handle()), "synchronizing a stream");
+  check(ops_->pool_trim(index), "trimming the memory pool");
+}
+
+// ---- registry ----------------------------------------------------------------------------------
+
+Backend* backend_for(DeviceKind kind) {
+  for (Backend* b : g_backends)
+    if (b && b->owns(kind)) return b;
+  return nullptr;
+}
+
+bool install_backend(const DlaGpuOps* ops, std::string* why) {
+  if (!ops || ops->abi != DLA_GPU_OPS_ABI) {
+    *why = "GPU backend table has ABI " + std::to_string(ops ? ops->abi : 0) + ", dlarray._core expects " +
+           std::to_string(DLA_GPU_OPS_ABI) + " (rebuild the backend with this dlarray)";
+    return false;
+  }
+  const bool cuda = ops->device_type == kDLCUDA && ops->host_type == kDLCUDAHost &&
+                    (ops->managed_type == 0 || ops->managed_type == kDLCUDAManaged);
+  const bool rocm = ops->device_type == kDLROCM && ops->host_type == kDLROCMHost && ops->managed_type == 0;
+  const bool complete = ops->error_string && ops->is_out_of_memory && ops->device_count && ops->init_device &&
+                        ops->malloc_async && ops->free_async && ops->malloc_host && ops->free_host &&
+                        (ops->managed_type == 0 || (ops->malloc_managed && ops->free_managed)) &&
+                        ops->memcpy_async && ops->memset_async && ops->strided_async && ops->stream_create &&
+                        ops->stream_destroy && ops->stream_synchronize && ops->stream_query && ops->event_create &&
+                        ops->event_destroy && ops->event_record && ops->stream_wait_event && ops->pool_usage &&
+                        ops->pool_trim && ops->name;
+  if (!(cuda || rocm) || !complete) {
+    *why = "GPU backend table is malformed (device types or missing functions)";
+    return false;
+  }
+  Backend*& slot = g_backends[slot_of(ops->device_type)];
+  if (slot) {
+    if (&slot->ops() == ops) return true;
+    *why = std::string("a ") + ops->name + " backend is already installed";
+    return false;
+  }
+  auto* b = new Backend(ops);  // never deleted: memory it handed out calls back into it
+  for (DeviceKind k : {b->device_kind(), b->host_kind()}) {
+    register_runtime(k, b);
+    register_allocator(k, &b->allocator_for_kind(k));
+  }
+  if (b->has_managed()) {
+    auto k = static_cast<DeviceKind>(ops->managed_type);
+    register_runtime(k, b);
+    register_allocator(k, &b->allocator_for_kind(k));
+  }
+  slot = b;
+  return true;
+}
+
+void uninstall_backend(int device_type) {
+  Backend*& slot = g_backends[slot_of(device_type)];
+  if (!slot || slot->ops().device_type != device_type) return;
+  for (int k : {slot->ops().device_type, slot->ops().host_type, slot->ops().managed_type}) {
+    if (k == 0) continue;
+    register_runtime(static_cast<DeviceKind>(k), nullptr);
+    register_allocator(static_cast<DeviceKind>(k), nullptr);
+  }
+  slot = nullptr;
+}
+
+}  // namespace dla::gpu

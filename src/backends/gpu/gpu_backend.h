@@ -1,0 +1,140 @@
+// gpu_backend.h — the core half of a GPU backend: streams, allocators and the DeviceRuntime,
+// written once over a vendor table (gpu_ops.h) for CUDA and ROCm alike.
+//
+// A Backend serves the memory kinds of one vendor (device, pinned host, managed). It keeps
+// each thread's current stream per device, pools the events used to order one stream after
+// another, and counts allocations per kind. Device memory is stream-ordered: it is taken
+// from and given back to the pool on the stream it was allocated on, and a stream dlarray
+// created lives until the last allocation made on it is freed.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backends/gpu/gpu_ops.h"
+#include "core/allocator.h"
+#include "core/runtime.h"
+
+namespace dla::gpu {
+
+constexpr int kMaxDevices = 64;
+
+// A stream dlarray knows: created by us (destroyed with its last reference) or wrapped.
+struct StreamBox {
+  std::atomic<intptr_t> refs{1};
+  const DlaGpuOps* ops = nullptr;
+  void* handle = nullptr;
+  int device = 0;
+  bool owned = false;
+};
+
+// Intrusive reference to a StreamBox; null means the device's default stream.
+class StreamRef {
+ public:
+  StreamRef() = default;
+  explicit StreamRef(StreamBox* b) : b_(b) {}  // adopts one reference
+  StreamRef(const StreamRef& o) : b_(o.b_) { retain(); }
+  StreamRef(StreamRef&& o) noexcept : b_(std::exchange(o.b_, nullptr)) {}
+  StreamRef& operator=(StreamRef o) noexcept {
+    std::swap(b_, o.b_);
+    return *this;
+  }
+  ~StreamRef() { reset(); }
+  void* handle() const { return b_ ? b_->handle : nullptr; }
+  StreamBox* get() const { return b_; }
+  StreamBox* release() { return std::exchange(b_, nullptr); }
+  explicit operator bool() const { return b_ != nullptr; }
+  void reset();
+  static void release_box(StreamBox* b);
+
+ private:
+  void retain() {
+    if (b_) b_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  StreamBox* b_ = nullptr;
+};
+
+class Backend;
+
+class GpuAllocator final : public Allocator {
+ public:
+  GpuAllocator(Backend* backend, DeviceKind kind) : backend_(backend), kind_(kind) {}
+  DataPtr allocate(size_t nbytes, Device device, StreamHandle stream) override;
+  const AllocatorStats& stats() const override { return stats_; }
+
+ private:
+  static void release(void* ctx, void* ptr);
+  Backend* backend_;
+  DeviceKind kind_;
+  AllocatorStats stats_;
+};
+
+class Backend final : public DeviceRuntime {
+ public:
+  explicit Backend(const DlaGpuOps* ops);
+  const DlaGpuOps& ops() const { return *ops_; }
+  DeviceKind device_kind() const { return device_kind_; }
+  DeviceKind host_kind() const { return host_kind_; }
+  bool has_managed() const { return ops_->managed_type != 0; }
+  // One of this backend's memory kinds (device, pinned host, managed).
+  bool owns(DeviceKind k) const;
+
+  // --- DeviceRuntime ---
+  int device_count() override;
+  StreamHandle current_stream(int index) override { return current(index).handle(); }
+  void copy_bytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_t n,
+                  StreamHandle stream) override;
+  void synchronize(Device device, StreamHandle stream) override;
+  void stream_wait(Device device, StreamHandle producer, StreamHandle consumer) override;
+  void copy_strided(const Array& dst, const Array& src, StreamHandle stream) override;
+  void fill(const Array& dst, const void* elem, StreamHandle stream) override;
+  std::string why_unavailable() override;
+
+  // --- streams, for the Python API ---
+  StreamRef current(int index);
+  void set_current(int index, StreamRef s);
+  StreamRef create_stream(int index, bool non_blocking);
+  StreamRef wrap_stream(int index, void* handle);  // not owned: the caller keeps it alive
+  bool query(int index, void* handle);
+  // consumer (on consumer_dev) waits for the work queued so far on producer (on producer_dev).
+  void wait(int producer_dev, void* producer, int consumer_dev, void* consumer);
+  void pool_usage(int index, uint64_t* reserved, uint64_t* used);
+  void empty_cache(int index);
+
+  // Throws the dla exception matching a vendor error code.
+  void check(int err, const char* what) const;
+  // A native handle for `stream` on device `index` (nullptr: current; kDefaultStream: null
+  // stream), with the reference that keeps a dlarray-owned stream alive.
+  std::pair<void*, StreamRef> resolve(int index, StreamHandle stream);
+  void ensure_device(int index);
+  GpuAllocator& allocator_for_kind(DeviceKind k);
+
+ private:
+  void* take_event(int index);
+  void give_event(int index, void* ev);
+
+  const DlaGpuOps* ops_;
+  DeviceKind device_kind_, host_kind_, managed_kind_;
+  int slot_;  // which per-thread current-stream table (CUDA 0, ROCm 1)
+  std::once_flag count_once_;
+  int count_ = 0;
+  std::string why_;
+  std::once_flag device_once_[kMaxDevices];
+  std::mutex events_mu_;
+  std::vector<void*> events_[kMaxDevices];
+  GpuAllocator device_alloc_, host_alloc_, managed_alloc_;
+};
+
+// The backend serving a memory kind, or null when none is installed.
+Backend* backend_for(DeviceKind kind);
+// Installs a backend from a vendor table (registers its runtimes and allocators); on a bad
+// table returns false with the reason in *why.
+bool install_backend(const DlaGpuOps* ops, std::string* why);
+// Unregisters the backend of device type `device_type` (tests swap backends with it).
+// Memory it handed out stays valid: the Backend object is kept for its deleters.
+void uninstall_backend(int device_type);
+
+}  // namespace dla::gpu

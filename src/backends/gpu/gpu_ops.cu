@@ -1,0 +1,328 @@
+// gpu_ops.cu — the vendor half of the GPU backend: memory, streams, events, copy/fill kernels.
+//
+// Compiled twice from this one file: by nvcc as CUDA (namespace dla::cuda, linked into
+// dlarray._core with the static CUDA runtime) and by hipcc as HIP with -DDLA_GPU_HIP
+// (namespace dla::rocm, linked into the optional dlarray._rocm). It exports the C table of
+// gpu_ops.h and holds the only vendor state that must be global: one memory pool per device.
+// Policy (which stream, when to wait, statistics) is the core's, in gpu_backend.cpp.
+#include <stdint.h>
+#include <string.h>
+
+#include "backends/gpu/gpu_ops.h"
+#include "backends/gpu/gpu_runtime.h"
+
+namespace dla {
+namespace DLA_GPU_NS {
+namespace {
+
+constexpr int kMaxDevices = 64;
+// Our own pool per device, so that the release threshold we set (keep freed memory cached:
+// the next allocation then never reaches the driver) changes nothing for other libraries
+// using the device's default pool. Null when the device has no stream-ordered allocator.
+gpuMemPool_t g_pools[kMaxDevices];
+
+// Makes `device` current for one call and restores the caller's device afterwards: dlarray
+// must not change which device the thread's other libraries see.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    err_ = gpuGetDevice(&prev_);
+    if (err_ == gpuSuccess && prev_ != device) {
+      err_ = gpuSetDevice(device);
+      switched_ = err_ == gpuSuccess;
+    }
+  }
+  ~DeviceGuard() {
+    if (switched_) static_cast<void>(gpuSetDevice(prev_));
+  }
+  gpuError_t error() const { return err_; }
+
+ private:
+  int prev_ = 0;
+  bool switched_ = false;
+  gpuError_t err_;
+};
+
+#define DLA_ON_DEVICE(device)                           \
+  DeviceGuard device_guard_(device);                    \
+  if (device_guard_.error() != gpuSuccess) return static_cast<int>(device_guard_.error())
+
+inline gpuStream_t as_stream(void* s) { return static_cast<gpuStream_t>(s); }
+
+// ---- kernels ----------------------------------------------------------------------------
+
+template <int W>
+struct Word;
+template <>
+struct Word<1> { using type = uint8_t; };
+template <>
+struct Word<2> { using type = uint16_t; };
+template <>
+struct Word<4> { using type = uint32_t; };
+template <>
+struct Word<8> { using type = uint64_t; };
+template <>
+struct Word<16> { using type = uint4; };  // 16-byte aligned vector type of both runtimes
+
+// Byte offsets of flat index i in the job's index space (innermost dimension last).
+template <class I, bool kWithSrc>
+__device__ inline void offsets_of(const DlaGpuStrided& job, I i, int64_t* dst_off, int64_t* src_off) {
+  int64_t d = 0, s = 0;
+  for (int k = job.ndim - 1; k >= 0; --k) {
+    const I extent = static_cast<I>(job.shape[k]);
+    const I idx = i % extent;
+    i /= extent;
+    d += static_cast<int64_t>(idx) * job.dst_strides[k];
+    if (kWithSrc) s += static_cast<int64_t>(idx) * job.src_strides[k];
+  }
+  *dst_off = d;
+  *src_off = s;
+}
+
+// I is the index type: 32-bit when the whole space fits, since 64-bit division is slow on GPUs.
+template <int W, class I>
+__global__ void copy_kernel(const DlaGpuStrided job) {
+  using T = typename Word<W>::type;
+  const I n = static_cast<I>(job.count);
+  const I step = static_cast<I>(gridDim.x) * blockDim.x;
+  char* dst = static_cast<char*>(job.dst);
+  const char* src = static_cast<const char*>(job.src);
+  for (I i = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    int64_t d, s;
+    offsets_of<I, true>(job, i, &d, &s);
+    *reinterpret_cast<T*>(dst + d) = *reinterpret_cast<const T*>(src + s);
+  }
+}
+
+template <int W, class I>
+__global__ void fill_kernel(const DlaGpuStrided job) {
+  using T = typename Word<W>::type;
+  T value[16 / W];
+  memcpy(value, job.value, sizeof value);
+  const I n = static_cast<I>(job.count);
+  const I step = static_cast<I>(gridDim.x) * blockDim.x;
+  char* dst = static_cast<char*>(job.dst);
+  for (I i = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    int64_t d, unused;
+    offsets_of<I, false>(job, i, &d, &unused);
+    T* out = reinterpret_cast<T*>(dst + d);
+    for (int w = 0; w < job.words; ++w) out[w] = value[w];
+  }
+}
+
+template <int W, class I>
+int launch(const DlaGpuStrided& job, gpuStream_t stream) {
+  constexpr int kThreads = 256;
+  // Enough blocks to fill any current GPU; the grid-stride loop covers the rest.
+  constexpr int64_t kMaxBlocks = 8192;
+  int64_t blocks = (job.count + kThreads - 1) / kThreads;
+  if (blocks > kMaxBlocks) blocks = kMaxBlocks;
+  // A failed call earlier on this thread (an out-of-memory, say) leaves the last error set;
+  // clear it so that the check below reports this launch only.
+  static_cast<void>(gpuGetLastError());
+  if (job.src)
+    copy_kernel<W, I><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
+  else
+    fill_kernel<W, I><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
+  return static_cast<int>(gpuGetLastError());
+}
+
+template <int W>
+int launch_word(const DlaGpuStrided& job, gpuStream_t stream) {
+  // 32-bit indices while i + grid stride cannot wrap.
+  if (job.count < (int64_t(1) << 31)) return launch<W, uint32_t>(job, stream);
+  return launch<W, uint64_t>(job, stream);
+}
+
+// ---- the table's functions -----------------------------------------------------------------
+
+const char* error_string(int err) { return gpuGetErrorString(static_cast<gpuError_t>(err)); }
+int is_out_of_memory(int err) { return err == static_cast<int>(gpuErrorOutOfMemory); }
+
+int device_count(int* out) {
+  *out = 0;
+  gpuError_t e = gpuGetDeviceCount(out);
+  if (e != gpuSuccess) {
+    *out = 0;
+    static_cast<void>(gpuGetLastError());  // no driver or no device: not an error the next call should see
+  }
+  return static_cast<int>(e);
+}
+
+int init_device(int device) {
+  if (device < 0 || device >= kMaxDevices) return static_cast<int>(gpuErrorInvalidDevice);
+  DLA_ON_DEVICE(device);
+  int supported = 0;
+  if (gpuDeviceGetAttribute(&supported, gpuDevAttrMemoryPoolsSupported, device) != gpuSuccess || !supported) {
+    static_cast<void>(gpuGetLastError());
+    g_pools[device] = nullptr;  // falls back to synchronous malloc/free
+    return 0;
+  }
+  gpuMemPoolProps props;
+  memset(&props, 0, sizeof props);
+  props.allocType = gpuMemAllocationTypePinned;
+  props.handleTypes = gpuMemHandleTypeNone;
+  props.location.type = gpuMemLocationTypeDevice;
+  props.location.id = device;
+  gpuMemPool_t pool;
+  gpuError_t e = gpuMemPoolCreate(&pool, &props);
+  if (e != gpuSuccess) return static_cast<int>(e);
+  uint64_t keep_everything = UINT64_MAX;
+  e = gpuMemPoolSetAttribute(pool, gpuMemPoolAttrReleaseThreshold, &keep_everything);
+  g_pools[device] = pool;
+  return static_cast<int>(e);
+}
+
+int malloc_async(int device, size_t n, void* stream, void** out) {
+  DLA_ON_DEVICE(device);
+  if (gpuMemPool_t pool = g_pools[device])
+    return static_cast<int>(gpuMallocFromPoolAsync(out, n, pool, as_stream(stream)));
+  return static_cast<int>(gpuMalloc(out, n));
+}
+
+int free_async(int device, void* p, void* stream) {
+  DLA_ON_DEVICE(device);
+  if (g_pools[device]) return static_cast<int>(gpuFreeAsync(p, as_stream(stream)));
+  return static_cast<int>(gpuFree(p));
+}
+
+int malloc_host(size_t n, void** out) { return static_cast<int>(gpuHostAlloc(out, n, gpuHostAllocPortable)); }
+int free_host(void* p) { return static_cast<int>(gpuFreeHost(p)); }
+
+#if DLA_GPU_MANAGED_TYPE
+int malloc_managed(int device, size_t n, void** out) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuMallocManaged(out, n, gpuMemAttachGlobal));
+}
+int free_managed(void* p) { return static_cast<int>(gpuFree(p)); }
+#endif
+
+int memcpy_async(int device, void* dst, const void* src, size_t n, void* stream) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuMemcpyAsync(dst, src, n, gpuMemcpyDefault, as_stream(stream)));
+}
+
+int memset_async(int device, void* dst, int byte, size_t n, void* stream) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuMemsetAsync(dst, byte, n, as_stream(stream)));
+}
+
+int strided_async(int device, const DlaGpuStrided* job, void* stream) {
+  if (job->count <= 0) return 0;
+  DLA_ON_DEVICE(device);
+  switch (job->word) {
+    case 1: return launch_word<1>(*job, as_stream(stream));
+    case 2: return launch_word<2>(*job, as_stream(stream));
+    case 4: return launch_word<4>(*job, as_stream(stream));
+    case 8: return launch_word<8>(*job, as_stream(stream));
+    case 16: return launch_word<16>(*job, as_stream(stream));
+  }
+  return static_cast<int>(gpuErrorInvalidValue);
+}
+
+int stream_create(int device, int non_blocking, void** out) {
+  DLA_ON_DEVICE(device);
+  gpuStream_t s = nullptr;
+  gpuError_t e = gpuStreamCreateWithFlags(&s, non_blocking ? gpuStreamNonBlocking : gpuStreamDefault);
+  *out = s;
+  return static_cast<int>(e);
+}
+
+int stream_destroy(int device, void* stream) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuStreamDestroy(as_stream(stream)));
+}
+
+int stream_synchronize(int device, void* stream) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuStreamSynchronize(as_stream(stream)));
+}
+
+int stream_query(int device, void* stream, int* done) {
+  DLA_ON_DEVICE(device);
+  gpuError_t e = gpuStreamQuery(as_stream(stream));
+  *done = e == gpuSuccess;
+  if (e == gpuErrorNotReady) {
+    static_cast<void>(gpuGetLastError());
+    return 0;
+  }
+  return static_cast<int>(e);
+}
+
+int event_create(int device, void** out) {
+  DLA_ON_DEVICE(device);
+  gpuEvent_t ev = nullptr;
+  gpuError_t e = gpuEventCreateWithFlags(&ev, gpuEventDisableTiming);
+  *out = ev;
+  return static_cast<int>(e);
+}
+
+int event_destroy(int device, void* event) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuEventDestroy(static_cast<gpuEvent_t>(event)));
+}
+
+int event_record(int device, void* event, void* stream) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuEventRecord(static_cast<gpuEvent_t>(event), as_stream(stream)));
+}
+
+int stream_wait_event(int device, void* stream, void* event) {
+  DLA_ON_DEVICE(device);
+  return static_cast<int>(gpuStreamWaitEvent(as_stream(stream), static_cast<gpuEvent_t>(event), 0));
+}
+
+int pool_usage(int device, uint64_t* reserved, uint64_t* used) {
+  *reserved = *used = 0;
+  if (device < 0 || device >= kMaxDevices || !g_pools[device]) return 0;
+  gpuError_t e = gpuMemPoolGetAttribute(g_pools[device], gpuMemPoolAttrReservedMemCurrent, reserved);
+  if (e == gpuSuccess) e = gpuMemPoolGetAttribute(g_pools[device], gpuMemPoolAttrUsedMemCurrent, used);
+  return static_cast<int>(e);
+}
+
+int pool_trim(int device) {
+  if (device < 0 || device >= kMaxDevices || !g_pools[device]) return 0;
+  return static_cast<int>(gpuMemPoolTrimTo(g_pools[device], 0));
+}
+
+const DlaGpuOps kOps = {
+    DLA_GPU_OPS_ABI,
+    DLA_GPU_DEVICE_TYPE,
+    DLA_GPU_HOST_TYPE,
+    DLA_GPU_MANAGED_TYPE,
+    DLA_GPU_NAME,
+    &error_string,
+    &is_out_of_memory,
+    &device_count,
+    &init_device,
+    &malloc_async,
+    &free_async,
+    &malloc_host,
+    &free_host,
+#if DLA_GPU_MANAGED_TYPE
+    &malloc_managed,
+    &free_managed,
+#else
+    nullptr,
+    nullptr,
+#endif
+    &memcpy_async,
+    &memset_async,
+    &strided_async,
+    &stream_create,
+    &stream_destroy,
+    &stream_synchronize,
+    &stream_query,
+    &event_create,
+    &event_destroy,
+    &event_record,
+    &stream_wait_event,
+    &pool_usage,
+    &pool_trim,
+};
+
+}  // namespace
+}  // namespace DLA_GPU_NS
+}  // namespace dla
+
+extern "C" const DlaGpuOps* DLA_GPU_ENTRY(void) { return &dla::DLA_GPU_NS::kOps; }

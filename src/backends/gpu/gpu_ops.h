@@ -1,0 +1,97 @@
+/* gpu_ops.h — the C table a GPU backend hands to dlarray's core.
+ *
+ * gpu_ops.cu is compiled twice, as CUDA (into dlarray._core, static cudart) and as HIP (into
+ * the optional module dlarray._rocm, which needs libamdhip64 at import). Both builds export
+ * one DlaGpuOps: plain C functions over the vendor runtime, returning 0 or the vendor's
+ * error code. Everything stateful that is not the vendor's business (current streams,
+ * event pools, allocator statistics, copy routing) lives once in the core
+ * (src/backends/gpu/gpu_backend.cpp), so no C++ object or exception ever crosses the
+ * boundary between the two compilers' modules.
+ */
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever DlaGpuOps or DlaGpuStrided changes layout. */
+#define DLA_GPU_OPS_ABI 1
+/* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
+#define DLA_GPU_MAX_DIMS 65
+
+/* One strided copy (src != NULL) or fill (src == NULL), coalesced by the core.
+ * Copy: the index space counts `word`-byte words; word i of the N-d space is read at
+ *   src + sum(idx[d] * src_strides[d]) and written at dst + sum(idx[d] * dst_strides[d]).
+ * Fill: the index space counts elements of `words` words each; element i's words are
+ *   written from `value` at dst + sum(idx[d] * dst_strides[d]) + w * word.
+ * Every address and stride is a multiple of `word` (1, 2, 4, 8 or 16). */
+typedef struct DlaGpuStrided {
+  void* dst;
+  const void* src;
+  int64_t count; /* words (copy) or elements (fill); > 0 */
+  int32_t ndim;  /* 1..DLA_GPU_MAX_DIMS, innermost last */
+  int32_t word;
+  int32_t words; /* fill only: words per element */
+  int32_t reserved;
+  unsigned char value[16];
+  int64_t shape[DLA_GPU_MAX_DIMS];
+  int64_t dst_strides[DLA_GPU_MAX_DIMS]; /* bytes */
+  int64_t src_strides[DLA_GPU_MAX_DIMS]; /* bytes */
+} DlaGpuStrided;
+
+typedef struct DlaGpuOps {
+  uint32_t abi;            /* DLA_GPU_OPS_ABI */
+  int32_t device_type;     /* DLPack device types of the three memory kinds; */
+  int32_t host_type;       /*   managed_type is 0 when the backend has none */
+  int32_t managed_type;
+  const char* name;        /* "cuda" or "rocm" */
+
+  const char* (*error_string)(int err);
+  int (*is_out_of_memory)(int err);
+
+  int (*device_count)(int* out);
+  /* Called once per device before its first allocation (memory pool set-up). */
+  int (*init_device)(int device);
+
+  /* Stream-ordered device memory; free is ordered on `stream` too. */
+  int (*malloc_async)(int device, size_t n, void* stream, void** out);
+  int (*free_async)(int device, void* p, void* stream);
+  int (*malloc_host)(size_t n, void** out); /* page-locked, usable by every device */
+  int (*free_host)(void* p);
+  int (*malloc_managed)(int device, size_t n, void** out); /* NULL without managed memory */
+  int (*free_managed)(void* p);
+
+  /* Work ordered on `stream` of `device`. memcpy resolves the direction from the pointers. */
+  int (*memcpy_async)(int device, void* dst, const void* src, size_t n, void* stream);
+  int (*memset_async)(int device, void* dst, int byte, size_t n, void* stream);
+  int (*strided_async)(int device, const DlaGpuStrided* job, void* stream);
+
+  int (*stream_create)(int device, int non_blocking, void** out);
+  int (*stream_destroy)(int device, void* stream);
+  int (*stream_synchronize)(int device, void* stream);
+  int (*stream_query)(int device, void* stream, int* done); /* done: 1 when all work finished */
+  int (*event_create)(int device, void** out);
+  int (*event_destroy)(int device, void* event);
+  int (*event_record)(int device, void* event, void* stream);
+  int (*stream_wait_event)(int device, void* stream, void* event);
+
+  /* Bytes the device's pool holds from the driver, and bytes handed out from it. */
+  int (*pool_usage)(int device, uint64_t* reserved, uint64_t* used);
+  /* Returns the pool's cached, unused memory to the driver. */
+  int (*pool_trim)(int device);
+} DlaGpuOps;
+
+/* The two builds of gpu_ops.cu. */
+const DlaGpuOps* dla_cuda_gpu_ops(void);
+const DlaGpuOps* dla_rocm_gpu_ops(void);
+
+/* What dlarray._core exports (PyCapsule "dlarray._core._gpu_registrar") so that an optional
+ * module can plug in a backend: returns 0, or -1 with a message in err. */
+typedef int (*DlaGpuRegistrar)(const DlaGpuOps* ops, char* err, size_t err_len);
+#define DLA_GPU_REGISTRAR_CAPSULE "dlarray._core._gpu_registrar"
+
+#ifdef __cplusplus
+}
+#endif

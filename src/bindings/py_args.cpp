@@ -1,0 +1,69 @@
+// py_args.cpp — see py_args.h.
+#include "bindings/py_args.h"
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "bindings/py_array.h"
+#include "core/errors.h"
+
+namespace dla::py {
+namespace {
+
+std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
+
+}  // namespace
+
+int64_t int_arg(PyObject* o, const char* fname, const char* what) {
+  if (PyBool_Check(o) || !PyIndex_Check(o))
+    throw TypeError(std::string(fname) + ": " + what + " must be an integer, got " + type_name(o));
+  PyObject* i = PyNumber_Index(o);
+  if (!i) throw pybind11::error_already_set();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow) throw OverflowError(std::string(fname) + ": " + what + " does not fit in 64 bits");
+  return v;
+}
+
+std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, bool allow_sequence) {
+  std::vector<int64_t> out;
+  if (allow_sequence && (PyTuple_Check(o) || PyList_Check(o))) {
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    PyObject** items = PySequence_Fast_ITEMS(o);
+    for (Py_ssize_t i = 0; i < n; ++i) out.push_back(int_arg(items[i], fname, what));
+    return out;
+  }
+  if (PyBool_Check(o) || !PyIndex_Check(o))
+    throw TypeError(std::string(fname) + ": " + what + " must be an integer" +
+                    (allow_sequence ? " or a tuple of integers" : "") + ", got " + type_name(o));
+  out.push_back(int_arg(o, fname, what));
+  return out;
+}
+
+std::vector<Array> arrays_arg(PyObject* o, const char* fname, const char* what) {
+  if (!PyTuple_Check(o) && !PyList_Check(o))
+    throw TypeError(std::string(fname) + ": " + what + " must be a tuple or list of arrays, got " + type_name(o));
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  PyObject** items = PySequence_Fast_ITEMS(o);
+  std::vector<Array> out;
+  out.reserve(static_cast<size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Array* a = try_unwrap(items[i]);
+    if (!a)
+      throw TypeError(std::string(fname) + ": " + what + "[" + std::to_string(i) + "] must be a dlarray.Array, got " +
+                      type_name(items[i]));
+    out.push_back(*a);
+  }
+  return out;
+}
+
+int copy_arg(PyObject* o, const char* fname) {
+  if (o == Py_None) return -1;
+  if (o == Py_True) return 1;
+  if (o == Py_False) return 0;
+  throw TypeError(std::string(fname) + ": copy must be True, False or None");
+}
+
+}  // namespace dla::py

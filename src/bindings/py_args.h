@@ -1,0 +1,25 @@
+// py_args.h — parsing the integer, axis, shape and array-list arguments of namespace functions.
+//
+// Shared by the indexing, manipulation and creation bindings so that every function
+// accepts the same things (Python ints and objects with __index__, never bools) and
+// reports the same errors, naming the function and the argument.
+#pragma once
+#include <Python.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/array.h"
+
+namespace dla::py {
+
+// An int or an object with __index__ (bools refused); TypeError otherwise.
+int64_t int_arg(PyObject* o, const char* fname, const char* what);
+// An int, or a tuple (or list) of them when allow_sequence; a single int gives one entry.
+std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, bool allow_sequence = true);
+// A tuple (or list) of Arrays; TypeError naming the first entry that is not one.
+std::vector<Array> arrays_arg(PyObject* o, const char* fname, const char* what);
+// None -> -1, True -> 1, False -> 0; TypeError otherwise.
+int copy_arg(PyObject* o, const char* fname);
+
+}  // namespace dla::py

@@ -1,0 +1,280 @@
+// elementwise.cpp — dtype resolution, broadcasting and output allocation for every
+// elementwise operation (device-independent); kernels run through the device's executor.
+#include "core/elementwise.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "core/broadcast.h"
+#include "core/cast.h"
+#include "core/copy.h"
+#include "core/dispatch.h"
+#include "core/errors.h"
+
+namespace dla {
+namespace {
+
+ElementwiseExecutor g_executors[16] = {};
+
+ElementwiseExecutor executor_for(Device d) {
+  const int k = static_cast<int>(d.kind);
+  ElementwiseExecutor fn = (k >= 0 && k < 16) ? g_executors[k] : nullptr;
+  if (!fn) throw NotImplementedError("elementwise operations on device '" + d.str() + "' are not available yet");
+  return fn;
+}
+
+std::string name_of(ScalarType s) { return DType::of(s).name(); }
+
+// DType::of without re-classifying the DLPack code on every call (this is the per-call path).
+const DType& dtype_of(ScalarType s) {
+  static const DType* table = [] {
+    static DType t[kNumScalarTypes];
+    for (int i = 0; i < kNumScalarTypes; ++i) t[i] = DType::of(static_cast<ScalarType>(i));
+    return t;
+  }();
+  return table[static_cast<int>(s)];
+}
+
+[[noreturn]] void kind_error(OpId op, ScalarType compute) {
+  const OpInfo& info = op_info(op);
+  std::string msg = std::string(info.name) + ": expected " + kinds_description(info.kinds) +
+                    " input, got " + name_of(compute);
+  if (op == OpId::divide && is_integer(compute))
+    msg += " (true division of integers is not defined; convert with astype to a floating dtype)";
+  throw TypeError(msg);
+}
+
+std::string scalar_repr(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Kind::Bool: return s.b ? "True" : "False";
+    case Scalar::Kind::Int: return std::to_string(s.i);
+    case Scalar::Kind::UInt: return std::to_string(s.u);
+    case Scalar::Kind::Float: return std::to_string(s.f);
+    case Scalar::Kind::Complex: return "complex";
+  }
+  return "?";
+}
+
+// Writes the element `bound` (lowest or highest value of the dtype) for an absent clip bound.
+void store_limit(ScalarType t, bool highest, void* dst) {
+  visit_scalar(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      *static_cast<T*>(dst) = highest ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+    } else if constexpr (std::is_integral_v<T>) {
+      *static_cast<T*>(dst) = highest ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+    } else {
+      throw TypeError("clip: bounds are only defined for real-valued dtypes");
+    }
+  });
+}
+
+// Converts a Python scalar operand into the kernel's dtype (range checks for integers).
+void store_scalar_operand(OpId op, const ElemArg& a, ScalarType t, void* dst) {
+  const DType& d = dtype_of(t);
+  if (is_integer(t) && (a.scalar.kind == Scalar::Kind::Int || a.scalar.kind == Scalar::Kind::UInt) &&
+      !int_fits(d, a.scalar)) {
+    if (op_info(op).sig != Sig::Clip)
+      throw OverflowError(std::string(op_info(op).name) + ": Python int " + scalar_repr(a.scalar) +
+                          " is out of range for " + d.name());
+    // A clip bound beyond the dtype's range bounds nothing: clamp it to the range.
+    const bool above = a.scalar.kind == Scalar::Kind::UInt || a.scalar.i > 0;
+    store_limit(t, above, dst);
+    return;
+  }
+  store_scalar(d, a.scalar, dst);
+}
+
+// Output memory in the order of `like`'s strides (NumPy's "K" order), so that an operation
+// on transposed or Fortran-ordered inputs walks all operands contiguously.
+Array allocate_output(const Dims& shape, DType dtype, Device device, const Array* like) {
+  const int n = shape.size();
+  if (!like || n < 2 || like->ndim() != n || like->shape() != shape || like->is_c_contiguous())
+    return Array::empty(shape, dtype, device);
+  int perm[kMaxRank];
+  for (int i = 0; i < n; ++i) perm[i] = i;
+  auto mag = [&](int i) { return like->stride(i) < 0 ? -like->stride(i) : like->stride(i); };
+  std::stable_sort(perm, perm + n, [&](int x, int y) { return mag(x) > mag(y); });
+  Dims pshape(n);
+  for (int i = 0; i < n; ++i) pshape[i] = shape[perm[i]];
+  Array base = Array::empty(pshape, dtype, device);
+  Dims st(n);
+  for (int i = 0; i < n; ++i) st[perm[i]] = base.stride(i);
+  return base.view(shape, std::move(st), base.byte_offset());
+}
+
+bool same_view(const Array& a, const Array& b) {
+  return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+// Whether the bytes two arrays can touch intersect. Compares addresses, not storages: two
+// imports of one NumPy buffer are different Storage objects over the same memory.
+bool may_overlap(const Array& a, const Array& b) {
+  auto range = [](const Array& x, const char** lo, const char** hi) {
+    int64_t first = 0, last = 0;
+    for (int d = 0; d < x.ndim(); ++d) {
+      if (x.shape(d) == 0) {
+        *lo = *hi = x.data();
+        return;
+      }
+      const int64_t span = (x.shape(d) - 1) * x.stride(d) * x.itemsize();
+      (span < 0 ? first : last) += span;
+    }
+    *lo = x.data() + first;
+    *hi = x.data() + last + x.itemsize();
+  };
+  const char *alo, *ahi, *blo, *bhi;
+  range(a, &alo, &ahi);
+  range(b, &blo, &bhi);
+  return alo < bhi && blo < ahi;
+}
+
+}  // namespace
+
+const char* kinds_description(uint8_t kinds) {
+  switch (kinds) {
+    case kKindBool: return "a boolean";
+    case kKindInt: return "an integer";
+    case kKindIntOrBool: return "an integer or boolean";
+    case kKindRealFloat: return "a real-valued floating-point";
+    case kKindComplex: return "a complex floating-point";
+    case kKindFloat: return "a floating-point";
+    case kKindReal: return "a real-valued (integer or real floating-point)";
+    case kKindNumeric: return "a numeric";
+    case kKindAny: return "any";
+  }
+  return "a supported";
+}
+
+void register_elementwise_executor(DeviceKind kind, ElementwiseExecutor fn) {
+  const int k = static_cast<int>(kind);
+  if (k >= 0 && k < 16) g_executors[k] = fn;
+}
+
+ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const Array* inplace) {
+  const OpInfo& info = op_info(op);
+  ElementwisePlan p;
+  p.op = op;
+  p.nin = nargs;
+
+  // ---- the compute dtype -------------------------------------------------------------------
+  const int first = info.sig == Sig::Where ? 1 : 0;
+  ScalarType compute = ScalarType::Other;
+  const Array* lead = nullptr;  // first array operand: device and memory order of the output
+  for (int i = 0; i < nargs; ++i) {
+    if (args[i].tag != ElemArg::Tag::Array) continue;
+    const Array& a = *args[i].array;
+    if (!a.dtype().computes())
+      throw TypeError(std::string(info.name) + ": dtype " + a.dtype().name() +
+                      " is storage-only; convert it with astype first");
+    if (!lead) lead = &a;
+    if (i < first) continue;
+    if (info.sig == Sig::Clip && i > 0) continue;  // bounds do not take part in promotion
+    compute = compute == ScalarType::Other ? a.dtype().scalar : promote_types(compute, a.dtype().scalar);
+  }
+  if (info.sig == Sig::Clip && args[0].tag != ElemArg::Tag::Array)
+    throw TypeError("clip: x must be an array");
+  if (compute == ScalarType::Other)
+    throw TypeError(std::string(info.name) + ": at least one argument must be an array");
+  for (int i = first; i < nargs; ++i) {
+    if (args[i].tag != ElemArg::Tag::Scalar) continue;
+    const ScalarType t = scalar_operand_type(compute, args[i].kind);
+    if (t == ScalarType::Other)
+      throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
+                      " cannot be combined with an array of dtype " + name_of(compute));
+    if (info.sig != Sig::Clip) compute = t;  // a complex scalar lifts float32/64 to complex
+  }
+  if (!(info.kinds & kind_bit(compute))) kind_error(op, compute);
+  p.compute = compute;
+  p.result = op_result_type(op, compute);
+
+  // ---- operands, shape, device -------------------------------------------------------------
+  // The common case (equal shapes) reads the shape in place; broadcasting builds one.
+  const Dims* shape = nullptr;
+  Dims broadcast;
+  for (int i = 0; i < nargs; ++i) {
+    ElementwisePlan::Input& in = p.in[i];
+    in.dtype = (info.sig == Sig::Where && i == 0) ? ScalarType::Bool : compute;
+    const ElemArg& a = args[i];
+    if (a.tag == ElemArg::Tag::Array) {
+      const Array& arr = *a.array;
+      if (info.sig == Sig::Where && i == 0 && arr.dtype().scalar != ScalarType::Bool)
+        throw TypeError("where: condition must have dtype bool, got " + arr.dtype().name());
+      if (info.sig == Sig::Clip && i > 0 && promote_types_or_none(arr.dtype().scalar, compute) == ScalarType::Other)
+        throw TypeError(std::string("clip: ") + (i == 1 ? "min" : "max") + " of dtype " + arr.dtype().name() +
+                        " cannot be converted to x's dtype " + name_of(compute));
+      if (arr.device() != lead->device())
+        throw ValueError(std::string(info.name) + ": arrays are on different devices ('" + lead->device().str() +
+                         "' and '" + arr.device().str() + "'); move them with to_device first");
+      in.given = &arr;
+      in.needs_cast = arr.dtype().scalar != in.dtype;
+      if (!shape) {
+        shape = &arr.shape();
+      } else if (arr.shape() != *shape) {
+        broadcast = broadcast_shapes(*shape, arr.shape());
+        shape = &broadcast;
+      }
+    } else {
+      in.is_scalar = true;
+      if (a.tag == ElemArg::Tag::Scalar)
+        store_scalar_operand(op, a, in.dtype, in.value);
+      else
+        store_limit(in.dtype, /*highest=*/i == 2, in.value);  // clip's absent bound
+    }
+  }
+
+  p.numel = 1;
+  for (int64_t d : *shape) p.numel *= d;
+
+  // ---- output ------------------------------------------------------------------------------
+  if (inplace) {
+    if (inplace->dtype().scalar != p.result)
+      throw TypeError(std::string(info.name) + " (in place): the result dtype " + name_of(p.result) +
+                      " differs from the left operand's dtype " + inplace->dtype().name() +
+                      "; in-place operators never change an array's dtype");
+    if (*shape != inplace->shape())
+      throw ValueError(std::string(info.name) + " (in place): the result shape " + shape_str(*shape) +
+                       " differs from the left operand's shape " + shape_str(inplace->shape()) +
+                       "; in-place operators never change an array's shape");
+    if (inplace->readonly()) throw ValueError("assignment destination is read-only");
+    p.out = *inplace;
+    // An input overlapping the output in another layout would be read after being written.
+    for (int i = 0; i < nargs; ++i) {
+      ElementwisePlan::Input& in = p.in[i];
+      if (in.is_scalar || in.needs_cast || !may_overlap(in.array(), p.out)) continue;
+      if (!same_view(broadcast_view(in.array(), *shape), p.out)) in.hold(copy_to(in.array(), in.array().device()));
+    }
+  } else {
+    p.out = allocate_output(*shape, dtype_of(p.result), lead->device(), lead->shape() == *shape ? lead : nullptr);
+  }
+  return p;
+}
+
+void execute_elementwise(ElementwisePlan& p) {
+  if (p.numel == 0) return;
+  for (int i = 0; i < p.nin; ++i) {
+    ElementwisePlan::Input& in = p.in[i];
+    if (in.needs_cast) {
+      in.hold(cast_to(in.array(), dtype_of(in.dtype)));
+      in.needs_cast = false;
+    }
+  }
+  executor_for(p.out.device())(p);
+}
+
+Array elementwise(OpId op, const Array& a) {
+  ElemArg args[1] = {ElemArg::of(a)};
+  ElementwisePlan p = plan_elementwise(op, args, 1);
+  execute_elementwise(p);
+  return std::move(p.out);
+}
+
+Array elementwise(OpId op, const Array& a, const Array& b) {
+  ElemArg args[2] = {ElemArg::of(a), ElemArg::of(b)};
+  ElementwisePlan p = plan_elementwise(op, args, 2);
+  execute_elementwise(p);
+  return std::move(p.out);
+}
+
+}  // namespace dla

@@ -1,0 +1,537 @@
+// indexing.cpp — turning a key into a view plus, for advanced keys, a list of byte offsets.
+//
+// Every key goes through one plan: basic items are applied to the layout as they come
+// (integers drop an axis, slices rescale one, None inserts a length-1 axis), while each
+// index array leaves its axes in the view and records the byte offsets it selects. getitem
+// and setitem then differ only in the direction the gather/scatter kernel moves bytes.
+#include "core/indexing.h"
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/broadcast.h"
+#include "core/cast.h"
+#include "core/copy.h"
+#include "core/dispatch.h"
+#include "core/errors.h"
+#include "core/fill.h"
+#include "core/gather.h"
+#include "core/scalar.h"
+#include "core/strided_loop.h"
+
+namespace dla {
+namespace {
+
+bool is_bool_array(const Array& a) { return a.dtype().scalar == ScalarType::Bool && a.dtype().computes(); }
+bool is_int_array(const Array& a) { return a.dtype().computes() && is_integer(a.dtype().scalar); }
+Array on_host(const Array& a) { return a.device().host_accessible() ? a : copy_to(a, Device{}); }
+
+[[noreturn]] void out_of_bounds(const std::string& index, int64_t len, int axis);
+
+inline int64_t checked_index(int64_t i, int64_t len, int axis) {
+  if (i < -len || i >= len) out_of_bounds(std::to_string(i), len, axis);
+  return i < 0 ? i + len : i;
+}
+
+// One index array (or mask) of the key: the view axes it replaces and what it selects there.
+struct Advanced {
+  int vdim = 0;   // first view axis it indexes
+  int ndims = 0;  // view axes it consumes (1 for an integer array, k for a k-d mask, 0 for a 0-d mask)
+  Dims shape;     // its shape in the broadcast of all index arrays
+  std::vector<int64_t> offsets;  // byte offsets along the consumed axes, C order over `shape`
+};
+
+struct Plan {
+  Array view;                // x after the basic items; advanced axes still present
+  std::vector<Advanced> adv;
+  bool adjacent = true;      // all advanced items next to each other in the key
+  int insert_at = 0;         // view axis where the first advanced item sits
+};
+
+[[noreturn]] void out_of_bounds(const std::string& index, int64_t len, int axis) {
+  throw IndexError("index " + index + " is out of bounds for axis " + std::to_string(axis) + " with size " +
+                   std::to_string(len));
+}
+
+// Byte offsets of the elements an integer array selects along one axis.
+std::vector<int64_t> integer_offsets(const Array& idx_in, int64_t len, int64_t stride_bytes, int axis) {
+  Array idx = on_host(idx_in);
+  std::vector<int64_t> out(static_cast<size_t>(idx.size()));
+  int64_t* o = out.data();
+  Dims st(idx.ndim());
+  for (int i = 0; i < idx.ndim(); ++i) st[i] = idx.stride(i) * idx.itemsize();
+  auto L = coalesce<1>(idx.shape(), {st.data()});
+  visit_scalar(idx.dtype().scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      for_each_row(L, std::array<char*, 1>{idx.data()}, [&](char** p, const int64_t* s, int64_t n) {
+        // Tight loop: wrap negatives, check the range once per element, report after.
+        const char* src = p[0];
+        bool bad = false;
+        for (int64_t k = 0; k < n; ++k, src += s[0]) {
+          const T raw = *reinterpret_cast<const T*>(src);
+          int64_t v = static_cast<int64_t>(raw);
+          if constexpr (std::is_signed_v<T>) v += v < 0 ? len : 0;
+          bad |= uint64_t(v) >= uint64_t(len);  // also catches v < -len and uint64 above INT64_MAX
+          o[k] = v * stride_bytes;
+        }
+        if (bad) {
+          for (int64_t k = 0; k < n; ++k) {
+            const T raw = *reinterpret_cast<const T*>(p[0] + k * s[0]);
+            if constexpr (std::is_signed_v<T>) {
+              if (int64_t(raw) < -len || int64_t(raw) >= len) out_of_bounds(std::to_string(int64_t(raw)), len, axis);
+            } else if (uint64_t(raw) >= uint64_t(len)) {
+              out_of_bounds(std::to_string(uint64_t(raw)), len, axis);
+            }
+          }
+        }
+        o += n;
+      });
+    }
+  });
+  return out;
+}
+
+// Byte offsets (relative to x's first element) of the True elements of a mask over x's
+// axes [axis, axis + mask.ndim), in row-major order.
+std::vector<int64_t> mask_offsets(const Array& mask_in, const Array& x, int axis) {
+  Array mask = on_host(mask_in);
+  for (int j = 0; j < mask.ndim(); ++j) {
+    const int64_t m = mask.shape(j), n = x.shape(axis + j);
+    // The standard lets a mask axis be 0 whatever x's extent (it selects nothing).
+    if (m != n && m != 0)
+      throw IndexError("boolean index did not match indexed array along axis " + std::to_string(axis + j) +
+                       "; size of axis is " + std::to_string(n) + " but size of boolean index is " +
+                       std::to_string(m));
+  }
+  std::vector<int64_t> out;
+  if (mask.size() == 0) return out;
+  Dims ms(mask.ndim()), xs(mask.ndim());
+  for (int j = 0; j < mask.ndim(); ++j) {
+    ms[j] = mask.stride(j);  // bool: 1 byte per element
+    xs[j] = x.stride(axis + j) * x.itemsize();
+  }
+  auto L = coalesce<2>(mask.shape(), {ms.data(), xs.data()});
+  char* const x0 = x.data();
+  for_each_row(L, std::array<char*, 2>{mask.data(), x0}, [&](char** p, const int64_t* s, int64_t n) {
+    const int64_t rel = p[1] - x0;
+    for (int64_t k = 0; k < n; ++k)
+      if (p[0][k * s[0]]) out.push_back(rel + k * s[1]);
+  });
+  return out;
+}
+
+Plan make_plan(const Array& x, const IndexItem* key, int n) {
+  if (x.dtype().is_subbyte())
+    throw TypeError("indexing arrays of sub-byte dtype " + x.dtype().name() + " is not supported");
+  using K = IndexItem::Kind;
+  const int ndim = x.ndim();
+  int consumed = 0, ellipses = 0;
+  bool has_array = false;
+  for (int i = 0; i < n; ++i) {
+    const IndexItem& it = key[i];
+    switch (it.kind) {
+      case K::Integer:
+      case K::Slice: ++consumed; break;
+      case K::Ellipsis:
+        if (++ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
+        break;
+      case K::NewAxis: break;
+      case K::Array: {
+        const Array& a = *it.array;
+        if (is_bool_array(a)) {
+          consumed += a.ndim();
+          has_array = true;
+        } else if (is_int_array(a)) {
+          ++consumed;
+          has_array |= a.ndim() > 0;  // a 0-d integer array is an integer
+        } else {
+          throw IndexError("arrays used as indices must be of integer or boolean type, got " + a.dtype().name());
+        }
+        break;
+      }
+    }
+  }
+  if (consumed > ndim)
+    throw IndexError("too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
+                     std::to_string(consumed) + " were indexed");
+
+  Plan p;
+  Dims shape, strides;
+  const int64_t item = x.itemsize();
+  int64_t offset = x.byte_offset();
+  int d = 0;            // next axis of x
+  int last_adv = -2;    // key position of the previous advanced item
+  bool any_adv = false;
+  // With an index array present, integers count as (0-d) index arrays for placing the result axes.
+  auto note_adv = [&](int pos) {
+    if (!any_adv) p.insert_at = shape.size();
+    else if (pos != last_adv + 1) p.adjacent = false;
+    any_adv = true;
+    last_adv = pos;
+  };
+  auto keep_axis = [&]() {
+    shape.push_back(x.shape(d));
+    strides.push_back(x.stride(d));
+    ++d;
+  };
+  auto take_integer = [&](int64_t i, int pos) {
+    offset += checked_index(i, x.shape(d), d) * x.stride(d) * item;
+    ++d;
+    if (has_array) note_adv(pos);
+  };
+  for (int i = 0; i < n; ++i) {
+    const IndexItem& it = key[i];
+    switch (it.kind) {
+      case K::Integer: take_integer(it.start, i); break;
+      case K::Slice: {
+        int64_t start = it.start, stop = it.stop;
+        const int64_t len = adjust_slice(x.shape(d), &start, &stop, it.step);
+        if (len > 0) offset += start * x.stride(d) * item;
+        shape.push_back(len);
+        strides.push_back(x.stride(d) * it.step);
+        ++d;
+        break;
+      }
+      case K::Ellipsis:
+        for (int k = ndim - consumed; k > 0; --k) keep_axis();
+        break;
+      case K::NewAxis:
+        shape.push_back(1);
+        strides.push_back(0);
+        break;
+      case K::Array: {
+        const Array& a = *it.array;
+        if (!is_bool_array(a) && a.ndim() == 0) {
+          take_integer(index_scalar(a), i);
+          break;
+        }
+        note_adv(i);
+        Advanced adv;
+        adv.vdim = shape.size();
+        if (is_bool_array(a) && a.ndim() == 0) {
+          // A 0-d mask adds an axis of length 1 (True) or 0 (False) and consumes none.
+          const bool v = load_scalar(a.dtype(), on_host(a).data()).b;
+          adv.ndims = 0;
+          adv.shape = Dims{v ? 1 : 0};
+          if (v) adv.offsets.push_back(0);
+        } else if (is_bool_array(a)) {
+          adv.ndims = a.ndim();
+          adv.offsets = mask_offsets(a, x, d);
+          adv.shape = Dims{static_cast<int64_t>(adv.offsets.size())};
+          for (int k = 0; k < a.ndim(); ++k) keep_axis();
+        } else {
+          adv.ndims = 1;
+          adv.shape = a.shape();
+          adv.offsets = integer_offsets(a, x.shape(d), x.stride(d) * item, d);
+          keep_axis();
+        }
+        p.adv.push_back(std::move(adv));
+        break;
+      }
+    }
+  }
+  while (d < ndim) keep_axis();
+  p.view = x.view(std::move(shape), std::move(strides), offset);
+  return p;
+}
+
+// Where the advanced result axes go and which view axes remain, for an advanced plan.
+struct Layout {
+  Dims bshape;                  // broadcast shape of the index arrays
+  std::vector<int64_t> offsets; // one byte offset into the view per element of bshape
+  Dims out_shape;               // shape of x[key]
+  int bpos = 0;                 // first axis of bshape inside out_shape
+  std::vector<int> rest;        // view axes kept, in order
+  std::vector<int> rest_pos;    // their positions in out_shape
+};
+
+Layout make_layout(Plan& p) {
+  Layout L;
+  for (const Advanced& a : p.adv) L.bshape = broadcast_shapes(L.bshape, a.shape);
+  const int64_t nb = checked_numel(L.bshape);
+  if (p.adv.size() == 1) {
+    L.offsets = std::move(p.adv[0].offsets);
+  } else if (nb > 0) {
+    // Sum the broadcast offsets of every index array with an odometer over bshape.
+    const int bn = L.bshape.size();
+    const int na = static_cast<int>(p.adv.size());
+    std::vector<Dims> st(na);
+    for (int k = 0; k < na; ++k) {
+      const Dims& s = p.adv[k].shape;
+      Dims own = contiguous_strides(s);
+      st[k] = Dims(bn, 0);
+      for (int j = 0; j < s.size(); ++j)
+        if (s[j] != 1) st[k][bn - s.size() + j] = own[j];
+    }
+    L.offsets.resize(static_cast<size_t>(nb));
+    std::vector<int64_t> pos(na, 0);
+    Dims idx(bn, 0);
+    for (int64_t i = 0; i < nb; ++i) {
+      int64_t sum = 0;
+      for (int k = 0; k < na; ++k) sum += p.adv[k].offsets[pos[k]];
+      L.offsets[i] = sum;
+      for (int j = bn - 1; j >= 0; --j) {
+        for (int k = 0; k < na; ++k) pos[k] += st[k][j];
+        if (++idx[j] < L.bshape[j]) break;
+        for (int k = 0; k < na; ++k) pos[k] -= st[k][j] * L.bshape[j];
+        idx[j] = 0;
+      }
+    }
+  }
+  const int vn = p.view.ndim();
+  std::vector<bool> used(vn, false);
+  for (const Advanced& a : p.adv)
+    for (int j = 0; j < a.ndims; ++j) used[a.vdim + j] = true;
+  L.bpos = p.adjacent ? p.insert_at : 0;
+  for (int v = 0; v < vn; ++v)
+    if (!used[v]) L.rest.push_back(v);
+  // Kept axes before insert_at stay in front of the index axes (adjacent case only).
+  int o = p.adjacent ? 0 : L.bshape.size();
+  bool placed = !p.adjacent;
+  for (int v : L.rest) {
+    if (!placed && v >= p.insert_at) {
+      o += L.bshape.size();
+      placed = true;
+    }
+    L.rest_pos.push_back(o++);
+  }
+  L.out_shape = Dims(static_cast<int>(L.rest.size()) + L.bshape.size());
+  for (int j = 0; j < L.bshape.size(); ++j) L.out_shape[L.bpos + j] = L.bshape[j];
+  for (size_t j = 0; j < L.rest.size(); ++j) L.out_shape[L.rest_pos[j]] = p.view.shape(L.rest[j]);
+  return L;
+}
+
+// The kernel arguments moving between the view (sparse side) and an array of out_shape (dense side).
+BlockMove block_move(const Plan& p, const Layout& L, const Array& dense) {
+  BlockMove m;
+  const int64_t item = p.view.itemsize();
+  m.count = static_cast<int64_t>(L.offsets.size());
+  m.offsets = L.offsets.data();
+  m.sparse = p.view.data();
+  m.dense = dense.data();
+  m.dense_step = L.bshape.size() ? dense.stride(L.bpos + L.bshape.size() - 1) * item : 0;
+  m.itemsize = item;
+  for (size_t j = 0; j < L.rest.size(); ++j) {
+    m.block_shape.push_back(p.view.shape(L.rest[j]));
+    m.sparse_strides.push_back(p.view.stride(L.rest[j]) * item);
+    m.dense_strides.push_back(dense.stride(L.rest_pos[j]) * item);
+  }
+  return m;
+}
+
+// Whether the bshape axes of `a` (an array of out_shape) step through memory as one flat axis.
+bool flat_index_axes(const Array& a, const Layout& L) {
+  for (int j = L.bpos; j + 1 < L.bpos + L.bshape.size(); ++j)
+    if (a.shape(j + 1) != 1 && a.stride(j) != a.stride(j + 1) * a.shape(j + 1)) return false;
+  return true;
+}
+
+// value as an array of `shape` for assignment: leading length-1 axes may be dropped, the
+// rest broadcasts.
+Array broadcast_value(const Array& v, const Dims& shape) {
+  int lead = 0;
+  while (v.ndim() - lead > shape.size() && v.shape(lead) == 1) ++lead;
+  Dims vs(v.shape().data() + lead, v.ndim() - lead), vst(v.strides().data() + lead, v.ndim() - lead);
+  bool ok = vs.size() <= shape.size();
+  for (int j = 0; ok && j < vs.size(); ++j) {
+    const int64_t t = shape[shape.size() - vs.size() + j];
+    ok = vs[j] == t || vs[j] == 1;
+  }
+  if (!ok)
+    throw ValueError("could not broadcast value of shape " + shape_str(v.shape()) + " into a selection of shape " +
+                     shape_str(shape));
+  return v.view(shape, broadcast_strides(vs, vst, shape), v.byte_offset());
+}
+
+Array gather(const Array& x, Plan& p) {
+  Layout L = make_layout(p);
+  Array out = Array::empty(L.out_shape, x.dtype(), Device{});
+  gather_blocks(block_move(p, L, out));
+  return out;
+}
+
+void scatter(Plan& p, const Array& value) {
+  Layout L = make_layout(p);
+  Array v = broadcast_value(value, L.out_shape);
+  if (!flat_index_axes(v, L)) v = ascontiguous(v);
+  scatter_blocks(block_move(p, L, v));
+}
+
+}  // namespace
+
+int64_t adjust_slice(int64_t len, int64_t* start, int64_t* stop, int64_t step) {
+  auto clamp = [&](int64_t* v) {
+    if (*v < 0) {
+      *v = *v < -len ? (step < 0 ? -1 : 0) : *v + len;
+    } else if (*v >= len) {
+      *v = step < 0 ? len - 1 : len;
+    }
+  };
+  clamp(start);
+  clamp(stop);
+  if (step < 0) return *stop < *start ? (*start - *stop - 1) / (-step) + 1 : 0;
+  return *start < *stop ? (*stop - *start - 1) / step + 1 : 0;
+}
+
+int64_t index_scalar(const Array& a) {
+  Scalar s = load_scalar(a.dtype(), on_host(a).data());
+  if (s.kind == Scalar::Kind::UInt) throw IndexError("index " + std::to_string(s.u) + " is out of bounds");
+  return s.i;
+}
+
+namespace {
+
+// x[i], x[i, j], x[1:3]: keys of integers and slices only, which never need the general plan.
+// Returns false (and does nothing) for any other key.
+bool simple_view(const Array& x, const IndexItem* key, int n, Array* out) {
+  const int ndim = x.ndim();
+  if (n > ndim || x.dtype().is_subbyte()) return false;
+  int64_t shape[kMaxRank], strides[kMaxRank];
+  int64_t offset = x.byte_offset();
+  const int64_t item = x.itemsize();
+  int m = 0;
+  for (int d = 0; d < n; ++d) {
+    const IndexItem& it = key[d];
+    if (it.kind == IndexItem::Kind::Integer) {
+      offset += checked_index(it.start, x.shape(d), d) * x.stride(d) * item;
+    } else if (it.kind == IndexItem::Kind::Slice) {
+      int64_t start = it.start, stop = it.stop;
+      const int64_t len = adjust_slice(x.shape(d), &start, &stop, it.step);
+      if (len > 0) offset += start * x.stride(d) * item;
+      shape[m] = len;
+      strides[m++] = x.stride(d) * it.step;
+    } else {
+      return false;
+    }
+  }
+  for (int d = n; d < ndim; ++d) {
+    shape[m] = x.shape(d);
+    strides[m++] = x.stride(d);
+  }
+  *out = Array(x.storage(), offset, Dims(shape, m), Dims(strides, m), x.dtype(), x.flags());
+  return true;
+}
+
+}  // namespace
+
+Array getitem(const Array& x, const IndexItem* key, int n) {
+  Array fast;
+  if (simple_view(x, key, n, &fast)) return fast;
+  Plan p = make_plan(x, key, n);
+  if (p.adv.empty()) return std::move(p.view);
+  if (!x.device().host_accessible()) {
+    // Device memory: gather on a host copy until device gather kernels exist.
+    return copy_to(getitem(copy_to(x, Device{}), key, n), x.device());
+  }
+  return gather(x, p);
+}
+
+namespace {
+
+// x[key] = value once the plan exists; value already has x's dtype.
+void assign_planned(const Array& x, Plan& p, const IndexItem* key, int n, const Array& value) {
+  if (p.adv.empty()) {
+    if (value.ndim() == 0 && value.dtype().computes() && value.device().host_accessible())
+      fill(p.view, load_scalar(value.dtype(), value.data()));
+    else
+      copy_into(p.view, broadcast_value(value, p.view.shape()));
+    return;
+  }
+  if (!x.device().host_accessible()) {
+    // Device memory: scatter into a host copy until device scatter kernels exist.
+    Array h = copy_to(x, Device{});
+    Plan hp = make_plan(h, key, n);
+    assign_planned(h, hp, key, n, value);
+    copy_into(x, h);
+    return;
+  }
+  scatter(p, on_host(value));
+}
+
+}  // namespace
+
+void setitem(const Array& x, const IndexItem* key, int n, const Array& value_in) {
+  if (x.readonly()) throw ValueError("assignment destination is read-only");
+  Plan p = make_plan(x, key, n);
+  Array value = value_in;
+  if (value.dtype() != x.dtype()) {
+    if (value.dtype().computes() && is_complex(value.dtype().scalar) && !(x.dtype().computes() && is_complex(x.dtype().scalar)))
+      throw TypeError("cannot assign a " + value.dtype().name() + " value to an array of dtype " + x.dtype().name());
+    value = cast_to(on_host(value), x.dtype());
+  } else if (value.storage().get() == x.storage().get()) {
+    value = copy_to(value, value.device());  // the source must not change while it is written
+  }
+  assign_planned(x, p, key, n, value);
+}
+
+void setitem(const Array& x, const IndexItem* key, int n, const Scalar& value) {
+  const DType dt = x.dtype();
+  const DTypeKind k = dt.kind();
+  using SK = Scalar::Kind;
+  bool ok = true;
+  switch (value.kind) {
+    case SK::Bool: break;
+    case SK::Int:
+    case SK::UInt:
+      ok = k != DTypeKind::Bool;
+      if (ok && dt.computes() && is_integer(dt.scalar) && !int_fits(dt, value))
+        throw OverflowError("Python int " + (value.kind == SK::UInt ? std::to_string(value.u) : std::to_string(value.i)) +
+                            " is out of range for " + dt.name());
+      break;
+    case SK::Float: ok = k == DTypeKind::RealFloat || k == DTypeKind::ComplexFloat || k == DTypeKind::Storage; break;
+    case SK::Complex: ok = k == DTypeKind::ComplexFloat; break;
+  }
+  if (!ok) {
+    static const char* names[] = {"bool", "int", "int", "float", "complex"};
+    throw TypeError(std::string("cannot assign a Python ") + names[static_cast<int>(value.kind)] +
+                    " to an array of dtype " + dt.name());
+  }
+  if (x.readonly()) throw ValueError("assignment destination is read-only");
+  Plan p = make_plan(x, key, n);
+  if (p.adv.empty()) return fill(p.view, value);
+  Array v = Array::empty(Dims{}, dt, Device{});
+  store_scalar(dt, value, v.data());
+  assign_planned(x, p, key, n, v);
+}
+
+Array take(const Array& x, const Array& indices, int axis) {
+  if (!is_int_array(indices))
+    throw TypeError("take: indices must have an integer dtype, got " + indices.dtype().name());
+  IndexItem key[kMaxRank + 1];
+  for (int i = 0; i < axis; ++i) key[i] = IndexItem::full();
+  key[axis] = IndexItem::of(indices);
+  return getitem(x, key, axis + 1);
+}
+
+Array take_along_axis(const Array& x, const Array& indices, int axis) {
+  if (!is_int_array(indices))
+    throw TypeError("take_along_axis: indices must have an integer dtype, got " + indices.dtype().name());
+  const int nd = x.ndim();
+  if (indices.ndim() != nd)
+    throw ValueError("take_along_axis: indices must have as many dimensions as x (" + std::to_string(nd) +
+                     "), got " + std::to_string(indices.ndim()));
+  // Every other axis is indexed by an arange shaped to broadcast along its own axis only, so
+  // one advanced-indexing gather does the whole job.
+  std::vector<Array> ranges;
+  ranges.reserve(nd);
+  IndexItem key[kMaxRank];
+  for (int d = 0; d < nd; ++d) {
+    if (d == axis) {
+      key[d] = IndexItem::of(indices);
+      continue;
+    }
+    const int64_t len = x.shape(d) == 1 ? 1 : x.shape(d);
+    Dims sh(nd, 1);
+    sh[d] = len;
+    Array r = Array::empty(sh, DType::of(ScalarType::Int64), Device{});
+    auto* q = reinterpret_cast<int64_t*>(r.data());
+    for (int64_t i = 0; i < len; ++i) q[i] = i;
+    ranges.push_back(std::move(r));
+    key[d] = IndexItem::of(ranges.back());
+  }
+  return getitem(x, key, nd);
+}
+
+}  // namespace dla

@@ -1,0 +1,266 @@
+// fake_gpu.cpp — dlarray._fake_gpu: a host-memory stand-in for a GPU vendor table, for tests.
+//
+// It implements gpu_ops.h on the CPU and installs itself as the ROCm backend with two
+// devices, so the core half of the GPU backend (current streams, stream-ordered allocation
+// and free, event ordering for DLPack, copy routing, strided copy and fill jobs) runs and is
+// checked on machines without a GPU. Its "device memory" is host memory that dlarray calls
+// rocm:N. It logs every call, and it rejects what a real runtime would: unknown or
+// destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
+#include <pybind11/pybind11.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "backends/gpu/gpu_ops.h"
+
+namespace py = pybind11;
+
+namespace {
+
+constexpr int kDevices = 2;
+enum Err { kOk = 0, kBadDevice = 1, kOutOfMemory = 2, kMisaligned = 3, kBadStream = 4, kBadPointer = 5 };
+constexpr size_t kFakeCapacity = size_t(1) << 36;  // larger requests fail as out of memory
+
+struct Event {
+  int device;
+  void* stream = nullptr;
+  bool recorded = false;
+};
+
+struct Entry {
+  std::string op;
+  int device;
+  uintptr_t a, b;
+};
+
+std::mutex g_mu;
+std::vector<Entry> g_log;
+std::set<void*> g_streams;          // live streams (handles are the addresses of heap ints)
+std::set<void*> g_device_blocks;    // live "device" allocations
+std::set<void*> g_host_blocks;      // live "pinned" allocations
+
+void log(const char* op, int device, const void* a = nullptr, const void* b = nullptr) {
+  g_log.push_back({op, device, reinterpret_cast<uintptr_t>(a), reinterpret_cast<uintptr_t>(b)});
+}
+
+bool bad_device(int d) { return d < 0 || d >= kDevices; }
+bool bad_stream(void* s) { return s != nullptr && !g_streams.count(s); }
+
+const char* error_string(int err) {
+  switch (err) {
+    case kOk: return "no error";
+    case kBadDevice: return "fake: invalid device";
+    case kOutOfMemory: return "fake: out of memory";
+    case kMisaligned: return "fake: misaligned word access";
+    case kBadStream: return "fake: invalid (unknown or destroyed) stream";
+    case kBadPointer: return "fake: pointer not allocated here";
+  }
+  return "fake: unknown error";
+}
+int is_out_of_memory(int err) { return err == kOutOfMemory; }
+int device_count(int* out) {
+  *out = kDevices;
+  return kOk;
+}
+int init_device(int device) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  log("init_device", device);
+  return kOk;
+}
+
+void* alloc(size_t n) { return std::aligned_alloc(256, (n + 255) / 256 * 256); }
+
+int malloc_async(int device, size_t n, void* stream, void** out) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (n > kFakeCapacity) return kOutOfMemory;
+  *out = alloc(n);
+  g_device_blocks.insert(*out);
+  log("malloc", device, stream);
+  return kOk;
+}
+int free_async(int device, void* p, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) {
+    log("free_bad_stream", device, stream);
+    return kBadStream;
+  }
+  if (!g_device_blocks.erase(p)) return kBadPointer;
+  std::free(p);
+  log("free", device, stream);
+  return kOk;
+}
+int malloc_host(size_t n, void** out) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  *out = alloc(n);
+  g_host_blocks.insert(*out);
+  return kOk;
+}
+int free_host(void* p) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (!g_host_blocks.erase(p)) return kBadPointer;
+  std::free(p);
+  return kOk;
+}
+
+int memcpy_async(int device, void* dst, const void* src, size_t n, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  std::memmove(dst, src, n);
+  log("memcpy", device, stream);
+  return kOk;
+}
+int memset_async(int device, void* dst, int byte, size_t n, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  std::memset(dst, byte, n);
+  log("memset", device, stream);
+  return kOk;
+}
+
+// The same index space as the GPU kernels in gpu_ops.cu, one word at a time.
+int strided_async(int device, const DlaGpuStrided* j, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  const int64_t w = j->word;
+  if (!(w == 1 || w == 2 || w == 4 || w == 8 || w == 16) || j->ndim < 1 || j->ndim > DLA_GPU_MAX_DIMS) return kBadPointer;
+  for (int64_t i = 0; i < j->count; ++i) {
+    int64_t rest = i, d = 0, s = 0;
+    for (int k = j->ndim - 1; k >= 0; --k) {
+      const int64_t idx = rest % j->shape[k];
+      rest /= j->shape[k];
+      d += idx * j->dst_strides[k];
+      s += idx * j->src_strides[k];
+    }
+    char* dst = static_cast<char*>(j->dst) + d;
+    if (reinterpret_cast<uintptr_t>(dst) % w) return kMisaligned;
+    if (j->src) {
+      const char* src = static_cast<const char*>(j->src) + s;
+      if (reinterpret_cast<uintptr_t>(src) % w) return kMisaligned;
+      std::memcpy(dst, src, w);
+    } else {
+      std::memcpy(dst, j->value, static_cast<size_t>(w * j->words));
+    }
+  }
+  log(j->src ? "strided_copy" : "strided_fill", device, stream, reinterpret_cast<void*>(w));
+  return kOk;
+}
+
+int stream_create(int device, int, void** out) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  *out = new int(device);
+  g_streams.insert(*out);
+  log("stream_create", device, *out);
+  return kOk;
+}
+int stream_destroy(int device, void* s) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (!g_streams.erase(s)) return kBadStream;
+  delete static_cast<int*>(s);
+  log("stream_destroy", device, s);
+  return kOk;
+}
+int stream_synchronize(int device, void* s) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(s)) return kBadStream;
+  log("sync", device, s);
+  return kOk;
+}
+int stream_query(int device, void* s, int* done) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_stream(s)) return kBadStream;
+  *done = 1;
+  return device < 0 ? kBadDevice : kOk;
+}
+int event_create(int device, void** out) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  *out = new Event{device};
+  return kOk;
+}
+int event_destroy(int, void* e) {
+  delete static_cast<Event*>(e);
+  return kOk;
+}
+int event_record(int device, void* e, void* s) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto* ev = static_cast<Event*>(e);
+  if (bad_device(device) || ev->device != device) return kBadDevice;
+  if (bad_stream(s)) return kBadStream;
+  ev->stream = s;
+  ev->recorded = true;
+  log("record", device, s);
+  return kOk;
+}
+int stream_wait_event(int device, void* s, void* e) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto* ev = static_cast<Event*>(e);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(s)) return kBadStream;
+  if (!ev->recorded) return kBadPointer;
+  log("wait", device, s, ev->stream);  // stream `s` waits for ev->stream
+  return kOk;
+}
+int pool_usage(int device, uint64_t* reserved, uint64_t* used) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  *reserved = *used = g_device_blocks.size();
+  return bad_device(device) ? kBadDevice : kOk;
+}
+int pool_trim(int device) { return bad_device(device) ? kBadDevice : kOk; }
+
+const DlaGpuOps kOps = {
+    DLA_GPU_OPS_ABI, 10 /* kDLROCM */, 11 /* kDLROCMHost */, 0, "rocm",
+    &error_string, &is_out_of_memory, &device_count, &init_device,
+    &malloc_async, &free_async, &malloc_host, &free_host, nullptr, nullptr,
+    &memcpy_async, &memset_async, &strided_async,
+    &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
+    &event_create, &event_destroy, &event_record, &stream_wait_event,
+    &pool_usage, &pool_trim,
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_fake_gpu, m) {
+  m.doc() = "Test double: a host-memory GPU vendor table installed as dlarray's ROCm backend.";
+  m.def("install", []() {
+    auto registrar = reinterpret_cast<DlaGpuRegistrar>(PyCapsule_Import(DLA_GPU_REGISTRAR_CAPSULE, 0));
+    if (!registrar) throw py::error_already_set();
+    char err[512] = {0};
+    if (registrar(&kOps, err, sizeof err) != 0) throw std::runtime_error(err);
+  });
+  m.def("log", []() {
+    std::lock_guard<std::mutex> lock(g_mu);
+    py::list out;
+    for (const Entry& e : g_log) out.append(py::make_tuple(e.op, e.device, e.a, e.b));
+    return out;
+  }, "Calls so far as (op, device, a, b): a is the stream; for 'wait', b is the stream waited for.");
+  m.def("clear_log", []() {
+    std::lock_guard<std::mutex> lock(g_mu);
+    g_log.clear();
+  });
+  m.def("live_streams", []() {
+    std::lock_guard<std::mutex> lock(g_mu);
+    return g_streams.size();
+  });
+  m.def("live_device_blocks", []() {
+    std::lock_guard<std::mutex> lock(g_mu);
+    return g_device_blocks.size();
+  });
+  m.def("live_host_blocks", []() {
+    std::lock_guard<std::mutex> lock(g_mu);
+    return g_host_blocks.size();
+  });
+}

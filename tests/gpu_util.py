@@ -1,0 +1,28 @@
+"""Helpers shared by the GPU test files (tests/test_gpu_*.py)."""
+import gc
+
+import numpy as np
+import pytest
+
+import dlarray
+from dlarray import _core
+
+needs_cuda = pytest.mark.skipif(dlarray.cuda.device_count() == 0, reason="no CUDA device visible")
+
+
+def host(x):
+    """The values of a dlarray array as a NumPy array (copied to the host)."""
+    return np.from_dlpack(x.to_device("cpu"))
+
+
+def stats(device):
+    gc.collect()
+    s = _core._allocator_stats(device)
+    return s["allocations"], s["frees"], s["bytes_in_use"]
+
+
+def torch_cuda():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("this torch has no CUDA")
+    return torch

@@ -1,0 +1,135 @@
+"""Data type functions (astype, can_cast, finfo, iinfo, isdtype, result_type) and constants."""
+import inspect
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import dlarray as dl
+
+ALL = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32, dl.uint64,
+       dl.float32, dl.float64, dl.complex64, dl.complex128]
+COMPLEX = (dl.complex64, dl.complex128)
+
+
+def npd(d):
+    return np.dtype(str(d))
+
+
+@pytest.mark.parametrize("src", ALL, ids=str)
+def test_astype_values(src):
+    values = np.array([0, 1, 2, 3, 100, 7], dtype=npd(src))
+    x = dl.asarray(values)
+    for dst in ALL:
+        if src in COMPLEX and dst not in COMPLEX and dst != dl.bool:
+            with pytest.raises(TypeError, match="real|imag"):
+                dl.astype(x, dst)
+            continue
+        out = dl.astype(x, dst)
+        assert out.dtype == dst and out.shape == x.shape
+        np.testing.assert_array_equal(np.asarray(out), values.astype(npd(dst)), err_msg=str(dst))
+
+
+def test_astype_copy_semantics():
+    x = dl.asarray([1.0, 2.0])
+    assert dl.astype(x, dl.float64, copy=False) is x
+    y = dl.astype(x, dl.float64)
+    assert y is not x and y._data_ptr != x._data_ptr
+    z = dl.astype(x, dl.float32, copy=False)  # a conversion always makes a new array
+    assert z.dtype == dl.float32 and z._data_ptr != x._data_ptr
+    assert dl.astype(x, dl.float64, device="cpu", copy=False) is x
+    assert dl.astype(x, dl.int32, device=dl.Device("cpu")).tolist() == [1, 2]
+    with pytest.raises(TypeError):
+        dl.astype(x, "not a dtype")
+    with pytest.raises(TypeError):
+        dl.astype([1.0], dl.float32)
+
+
+def test_astype_bool_and_special_values():
+    assert dl.astype(dl.asarray([0.0, -0.0, math.nan, 2.0]), dl.bool).tolist() == [False, False, True, True]
+    assert dl.astype(dl.asarray([0j, 1j, 0.5 + 0j]), dl.bool).tolist() == [False, True, True]
+    assert dl.astype(dl.asarray([True, False]), dl.complex64).tolist() == [1 + 0j, 0j]
+    # NaN and infinities to integers are implementation-defined: they must not crash.
+    assert dl.astype(dl.asarray([math.nan, math.inf, -math.inf]), dl.int32).shape == (3,)
+
+
+def test_astype_signature():
+    assert str(inspect.signature(dl.astype)) == "(x, dtype, /, *, copy=True, device=None)"
+
+
+def test_can_cast_follows_promotion():
+    for src, dst in itertools.product(ALL, ALL):
+        try:
+            promoted = dl.result_type(src, dst)
+        except TypeError:
+            promoted = None
+        assert dl.can_cast(src, dst) == (promoted == dst), (src, dst)
+        assert dl.can_cast(dl.ones(1, dtype=src), dst) == (promoted == dst), (src, dst)
+
+
+@pytest.mark.parametrize("dtype", [dl.float32, dl.float64, dl.complex64, dl.complex128], ids=str)
+def test_finfo(dtype):
+    real = {dl.complex64: dl.float32, dl.complex128: dl.float64}.get(dtype, dtype)
+    want = np.finfo(npd(real))
+    for arg in (dtype, dl.ones(1, dtype=dtype)):
+        f = dl.finfo(arg)
+        assert (f.bits, f.eps, f.max, f.min, f.smallest_normal) == (
+            want.bits, float(want.eps), float(want.max), float(want.min), float(want.smallest_normal))
+        assert all(isinstance(v, float) for v in (f.eps, f.max, f.min, f.smallest_normal))
+        assert f.dtype == real
+    with pytest.raises(TypeError):
+        dl.finfo(dl.int32)
+
+
+@pytest.mark.parametrize("dtype", ALL[1:9], ids=str)
+def test_iinfo(dtype):
+    want = np.iinfo(npd(dtype))
+    i = dl.iinfo(dl.ones(1, dtype=dtype))
+    assert (i.bits, i.min, i.max) == (want.bits, int(want.min), int(want.max))
+    assert dl.iinfo(dtype).dtype == dtype
+    with pytest.raises(TypeError):
+        dl.iinfo(dl.float32)
+    with pytest.raises(TypeError):
+        dl.iinfo(dl.bool)
+
+
+KINDS = {
+    "bool": [dl.bool],
+    "signed integer": ALL[1:5],
+    "unsigned integer": ALL[5:9],
+    "integral": ALL[1:9],
+    "real floating": [dl.float32, dl.float64],
+    "complex floating": list(COMPLEX),
+    "numeric": ALL[1:],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_isdtype_kinds(kind):
+    for d in ALL:
+        assert dl.isdtype(d, kind) is (d in KINDS[kind])
+
+
+def test_isdtype_dtypes_and_tuples():
+    assert dl.isdtype(dl.int8, dl.int8) and not dl.isdtype(dl.int8, dl.int16)
+    assert dl.isdtype(dl.float32, ("integral", dl.float32))
+    assert dl.isdtype(dl.uint8, ("bool", "unsigned integer"))
+    assert not dl.isdtype(dl.complex64, ("real floating", dl.bool))
+    assert dl.isdtype(dtype=dl.bool, kind="bool")
+    with pytest.raises(ValueError, match="unknown kind"):
+        dl.isdtype(dl.int8, "integer")
+    with pytest.raises(TypeError):
+        dl.isdtype("int8", "integral")
+
+
+def test_result_type_is_variadic():
+    assert str(inspect.signature(dl.result_type)) == "(*arrays_and_dtypes)"
+    assert dl.result_type(dl.int8, dl.int16, dl.uint16, dl.ones(1, dtype=dl.int8)) == dl.int32
+
+
+def test_constants():
+    assert dl.e == math.e and dl.pi == math.pi and dl.inf == math.inf
+    assert math.isnan(dl.nan) and dl.newaxis is None
+    assert all(isinstance(c, float) for c in (dl.e, dl.pi, dl.inf, dl.nan))
+    assert dl.__array_api_version__ == "2025.12"
