@@ -5,7 +5,6 @@
 #include "bindings/py_array.h"
 
 #include <complex>
-#include <memory>
 #include <cstring>
 #include <memory>
 #include <string>

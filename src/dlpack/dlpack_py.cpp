@@ -237,11 +237,14 @@ struct Interned {
   }
 } g;
 
-// Only a producer on a GPU needs a stream argument, and only a build with a GPU backend can
-// hold GPU memory; a CPU-only build skips the __dlpack_device__ call (a third of the cost
-// of importing a NumPy array) and asks for another device with dl_device directly.
+// Only a producer on a GPU needs a stream argument, and only a process with a visible GPU
+// can hold GPU memory; without one the __dlpack_device__ call (a third of the cost of
+// importing a NumPy array) is skipped, and another device is asked for with dl_device.
+// (Backends count their devices once; tests swap backends, so this is not cached here.)
 bool have_stream_devices() {
-  return find_runtime(DeviceKind::CUDA) != nullptr || find_runtime(DeviceKind::ROCM) != nullptr;
+  for (DeviceKind k : {DeviceKind::CUDA, DeviceKind::ROCM})
+    if (DeviceRuntime* rt = find_runtime(k); rt && rt->device_count() > 0) return true;
+  return false;
 }
 
 Device producer_device(PyObject* x) {
