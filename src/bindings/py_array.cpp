@@ -5,7 +5,6 @@
 #include "bindings/py_array.h"
 
 #include <complex>
-#include <memory>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -86,6 +85,36 @@ Holder& simple_holder(pyb::detail::instance* inst) {
   return *reinterpret_cast<Holder*>(&inst->simple_value_holder[1]);
 }
 
+// Recently freed Array blocks, reused by wrap(): malloc + free of the Array is a fifth of
+// the cost of a short-lived result. Blocks come from ::operator new(sizeof(Array)), so an
+// Array pybind11 itself deletes (the slow path) is freed correctly too. The list is
+// touched only under the GIL (wrap and tp_dealloc); free-threaded builds go without it.
+#ifndef Py_GIL_DISABLED
+constexpr int kFreeArrays = 32;
+void* g_free_arrays[kFreeArrays];
+int g_free_count = 0;
+#endif
+
+Array* new_array(Array&& a) {
+#ifndef Py_GIL_DISABLED
+  void* mem = g_free_count ? g_free_arrays[--g_free_count] : ::operator new(sizeof(Array));
+#else
+  void* mem = ::operator new(sizeof(Array));
+#endif
+  return new (mem) Array(std::move(a));
+}
+
+void free_array(Array* p) {
+  p->~Array();
+#ifndef Py_GIL_DISABLED
+  if (g_free_count < kFreeArrays) {
+    g_free_arrays[g_free_count++] = p;
+    return;
+  }
+#endif
+  ::operator delete(p, sizeof(Array));
+}
+
 void array_dealloc(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
@@ -101,7 +130,10 @@ void array_dealloc(PyObject* self) {
     PyObject *et = nullptr, *ev = nullptr, *tb = nullptr;
     const bool pending = PyErr_Occurred() != nullptr;
     if (pending) PyErr_Fetch(&et, &ev, &tb);
-    simple_holder(inst).~Holder();
+    Holder& holder = simple_holder(inst);
+    Array* value = holder.release();
+    holder.~Holder();
+    free_array(value);
     if (pending) PyErr_Restore(et, ev, tb);
   }
   inst->simple_holder_constructed = false;
@@ -116,7 +148,7 @@ pyb::object wrap(Array a) {
   PyObject* self = g_array_type->tp_alloc(g_array_type, 0);
   if (!self) throw pyb::error_already_set();
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
-  Array* value = new Array(std::move(a));
+  Array* value = new_array(std::move(a));
   inst->simple_layout = true;
   inst->simple_value_holder[0] = value;
   new (&simple_holder(inst)) Holder(value);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bindings/bindings.h"
+#include "bindings/fastcall.h"
 #include "bindings/py_array.h"
 #include "bindings/py_dtype_device.h"
 #include "bindings/py_errors.h"
@@ -300,8 +301,9 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   // Strings are sequences and buffers only by accident; refuse them plainly.
   if (PyUnicode_Check(o)) throw TypeError("asarray: strings cannot be converted to arrays");
 
+  // Protocol methods live on the type; asking the type binds no method object.
   static PyObject* dlpack_name = PyUnicode_InternFromString("__dlpack__");
-  if (PyObject_HasAttr(o, dlpack_name)) {
+  if (PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), dlpack_name)) {
     try {
       // copy=True: the producer copies, unless a dtype is given (the cast will copy anyway).
       // copy=False is passed on, so a producer that would have to copy refuses.
@@ -330,6 +332,29 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
                   " to an array (expected an array, a DLPack or buffer-protocol object, a Python scalar or "
                   "a nested sequence)");
 }
+
+// asarray is the everyday entry point for other libraries' arrays: parsed here rather
+// than by pybind11's generic dispatcher, which costs as much as a whole DLPack import.
+KwSpec<3> g_asarray_kw{{"dtype", "device", "copy"}};
+
+PyObject* asarray_fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  try {
+    if (nargs != 1)
+      throw TypeError("asarray() takes exactly one positional argument (" + std::to_string(nargs) + " given)");
+    PyObject* kw[3];
+    parse_keywords("asarray", g_asarray_kw, args, nargs, kwnames, kw);
+    auto arg = [](PyObject* p) { return pybind11::handle(p ? p : Py_None); };
+    return asarray(arg(args[0]), arg(kw[0]), arg(kw[1]), arg(kw[2])).release().ptr();
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+PyMethodDef g_asarray_def = {"asarray", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(asarray_fastcall)),
+                             METH_FASTCALL | METH_KEYWORDS,
+                             "asarray(obj, /, *, dtype=None, device=None, copy=None)\n--\n\n"
+                             "Convert the input to an array."};
 
 // ---- shapes and filled constructors --------------------------------------------------------
 
@@ -436,9 +461,9 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
 
 void bind_creation(pyb::module_& m) {
   using pyb::arg;
-  m.def("asarray", &asarray, arg("obj"), pyb::pos_only(), pyb::kw_only(), arg("dtype") = pyb::none(),
-        arg("device") = pyb::none(), arg("copy") = pyb::none(),
-        "asarray(obj, /, *, dtype=None, device=None, copy=None)\n--\n\nConvert the input to an array.");
+  PyObject* fn = PyCFunction_NewEx(&g_asarray_def, nullptr, m.attr("__name__").ptr());
+  if (!fn) throw pyb::error_already_set();
+  m.attr("asarray") = pyb::reinterpret_steal<pyb::object>(fn);
   m.def("empty", [](pyb::handle s, pyb::handle d, pyb::handle dev) { return filled(s, d, dev, nullptr); },
         arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
         "empty(shape, *, dtype=None, device=None)\n--\n\nAn uninitialised array.");

@@ -61,9 +61,15 @@ Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
   if (flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED)
     throw BufferError("DLPack tensors with padded sub-byte elements are not supported; send them packed");
   Device device = device_from_dl(t.device);
-  if (!device.host_accessible() && find_runtime(device.kind) == nullptr)
-    throw BufferError("cannot import a DLPack tensor on '" + device.str() + "': this build of dlarray has no " +
-                      device_kind_name(device.kind) + " backend");
+  if (!device.host_accessible()) {
+    DeviceRuntime* rt = find_runtime(device.kind);
+    if (rt == nullptr)
+      throw BufferError("cannot import a DLPack tensor on '" + device.str() + "': this build of dlarray has no " +
+                        device_kind_name(device.kind) + " backend");
+    if (device.index >= rt->device_count())
+      throw BufferError("cannot import a DLPack tensor on '" + device.str() + "': dlarray sees " +
+                        std::to_string(rt->device_count()) + " " + device_kind_name(device.kind) + " device(s)");
+  }
   if (ndim > 0 && t.shape == nullptr) throw BufferError("DLPack tensor has ndim > 0 and a NULL shape");
   Dims shape(t.shape, ndim);
   // Element count without a division per dimension (this runs on every import).

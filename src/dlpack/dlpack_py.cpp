@@ -7,6 +7,7 @@
 #include <Python.h>
 #include <pybind11/pybind11.h>
 
+#include <climits>
 #include <cstring>
 #include <string>
 
@@ -92,6 +93,9 @@ PyObject* array_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargs, 
       long long type, id;
       if (!int_pair(dl_device, &type, &id))
         throw TypeError("__dlpack__: dl_device must be None or a (device_type, device_id) tuple");
+      if (type < INT32_MIN || type > INT32_MAX || id < 0 || id > INT32_MAX || (type == kDLCPU && id != 0))
+        throw BufferError("__dlpack__: dl_device=(" + std::to_string(type) + ", " + std::to_string(id) +
+                          ") names no device dlarray can serve");
       target = device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
       if (target != a.device() && !(target.kind == DeviceKind::CPU || find_runtime(target.kind)))
         throw BufferError("__dlpack__: dlarray cannot export to device '" + target.str() + "'");
@@ -140,6 +144,13 @@ PyObject* array_dlpack_device(PyObject* self, PyObject*) {
   try {
     const Array& a = unwrap(self, "self");
     Device d = a.device();
+    if (d.kind == DeviceKind::CPU) {
+      // Consumers ask before every import: answer CPU with one shared tuple.
+      static PyObject* cpu = Py_BuildValue("(ii)", static_cast<int>(kDLCPU), 0);
+      if (!cpu) throw pybind11::error_already_set();
+      Py_INCREF(cpu);
+      return cpu;
+    }
     return Py_BuildValue("(ii)", static_cast<int>(d.kind), d.index);
   } catch (...) {
     set_python_error_from_current();
@@ -205,6 +216,7 @@ struct Interned {
   PyObject* kw_versioned_copy = nullptr;    // ("max_version", "copy")
   PyObject* kw_versioned_device = nullptr;  // ("max_version", "dl_device", "copy")
   PyObject* kw_stream = nullptr;            // ("stream",)
+  PyObject* kw_versioned_stream = nullptr;  // ("max_version", "stream")
   void init() {
     if (dlpack) return;
     dlpack = PyUnicode_InternFromString("__dlpack__");
@@ -218,17 +230,21 @@ struct Interned {
     kw_versioned_copy = PyTuple_Pack(2, max_version, copy);
     kw_versioned_device = PyTuple_Pack(3, max_version, dl_device, copy);
     kw_stream = PyTuple_Pack(1, stream);
+    kw_versioned_stream = PyTuple_Pack(2, max_version, stream);
     if (!dlpack || !dlpack_device || !version || !kw_versioned || !kw_versioned_copy || !kw_versioned_device ||
-        !kw_stream)
+        !kw_stream || !kw_versioned_stream)
       throw pybind11::error_already_set();
   }
 } g;
 
-// Only a producer on a GPU needs a stream argument, and only a build with a GPU backend can
-// hold GPU memory; a CPU-only build skips the __dlpack_device__ call (a third of the cost
-// of importing a NumPy array) and asks for another device with dl_device directly.
+// Only a producer on a GPU needs a stream argument, and only a process with a visible GPU
+// can hold GPU memory; without one the __dlpack_device__ call (a third of the cost of
+// importing a NumPy array) is skipped, and another device is asked for with dl_device.
+// (Backends count their devices once; tests swap backends, so this is not cached here.)
 bool have_stream_devices() {
-  return find_runtime(DeviceKind::CUDA) != nullptr || find_runtime(DeviceKind::ROCM) != nullptr;
+  for (DeviceKind k : {DeviceKind::CUDA, DeviceKind::ROCM})
+    if (DeviceRuntime* rt = find_runtime(k); rt && rt->device_count() > 0) return true;
+  return false;
 }
 
 Device producer_device(PyObject* x) {
@@ -308,24 +324,35 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
   PyObject* cap = kwn_full ? PyObject_VectorcallMethod(g.dlpack, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwn_full)
                            : nullptr;
   if (kwn_full && kwn_full != kwn) Py_DECREF(kwn_full);
-  bool passed_new_keywords = true;
-  if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
-    // An older producer: retry without max_version/dl_device/copy, but only when the
-    // TypeError is about those keywords; any other TypeError is the producer's real answer.
+  // Older producers: on a TypeError that rejects the 2023.12 keywords, retry first with
+  // max_version alone (producers that predate dl_device and copy still export versioned
+  // capsules, the only ones that can say "read-only"), then with none of them. Any other
+  // TypeError is the producer's real answer and propagates.
+  bool honoured_copy = true;
+  const bool passed_extras = dl_device || copy >= 0;
+  for (int attempt = passed_extras ? 0 : 1; !cap && attempt < 2 && PyErr_ExceptionMatches(PyExc_TypeError); ++attempt) {
     PyObject *et, *ev, *tb;
     PyErr_Fetch(&et, &ev, &tb);
     PyErr_NormalizeException(&et, &ev, &tb);
-    if (rejects_new_keywords(ev)) {
-      Py_XDECREF(et);
-      Py_XDECREF(ev);
-      Py_XDECREF(tb);
-      passed_new_keywords = false;
-      PyObject* argv2[3] = {nullptr, x, stream};
-      cap = PyObject_VectorcallMethod(g.dlpack, argv2 + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                      stream ? g.kw_stream : nullptr);
-    } else {
+    if (!rejects_new_keywords(ev)) {
       PyErr_Restore(et, ev, tb);
+      break;
     }
+    Py_XDECREF(et);
+    Py_XDECREF(ev);
+    Py_XDECREF(tb);
+    honoured_copy = false;
+    PyObject* argv2[4] = {nullptr, x};
+    Py_ssize_t n2 = 2;
+    PyObject* kwn2 = nullptr;
+    if (attempt == 0) {
+      argv2[n2++] = g.version;
+      kwn2 = stream ? g.kw_versioned_stream : g.kw_versioned;
+    } else if (stream) {
+      kwn2 = g.kw_stream;
+    }
+    if (stream) argv2[n2++] = stream;
+    cap = PyObject_VectorcallMethod(g.dlpack, argv2 + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwn2);
   }
   Py_XDECREF(stream);
   if (!cap && dl_device && PyErr_ExceptionMatches(PyExc_BufferError)) {
@@ -341,7 +368,7 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     Array a = consume_capsule(cap, copied);
     Py_DECREF(cap);
     // A producer that accepted copy=True promised a copy even if it does not set IS_COPIED.
-    if (passed_new_keywords && copy == 1) *copied = true;
+    if (honoured_copy && copy == 1) *copied = true;
     return a;
   } catch (...) {
     Py_DECREF(cap);

@@ -161,30 +161,50 @@ const DLPackExchangeAPI* lookup(PyTypeObject* type) {
   return found;
 }
 
-// A tiny most-recently-used cache: the hot case is the same one or two peer types over and
-// over. Types are kept alive by a strong reference so an address is never reused under us.
+// A tiny cache, filled round-robin: the hot case is the same one or two peer types over
+// and over. Types are kept alive by a strong reference so an address is never reused under
+// us, and an entry is trusted only while the type's attribute-cache version tag is
+// unchanged: setting __dlpack_c_exchange_api__ on a type after its first import (tvm-ffi
+// does so for older PyTorch) invalidates the tag, and the next import looks again.
 struct CacheEntry {
   PyTypeObject* type = nullptr;
+  unsigned int tag = 0;
   const DLPackExchangeAPI* api = nullptr;
 };
 constexpr int kCacheSize = 8;
 CacheEntry g_cache[kCacheSize];
 int g_cache_next = 0;
 
+// The type's version tag, or 0 when CPython has invalidated it (the type was modified).
+unsigned int version_tag(PyTypeObject* t) {
+#if PY_VERSION_HEX < 0x030C0000
+  if (!PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
+#endif
+  return t->tp_version_tag;
+}
+
 }  // namespace
 
 const DLPackExchangeAPI* dlarray_exchange_api() { return &kApi; }
 
 const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type) {
-  for (const auto& e : g_cache)
-    if (e.type == type) return e.api;
+  for (auto& e : g_cache) {
+    if (e.type != type) continue;
+    const unsigned int tag = version_tag(type);
+    if (tag != 0 && tag == e.tag) return e.api;
+    e.api = lookup(type);  // the attribute lookup gives the type a fresh tag
+    e.tag = version_tag(type);
+    return e.api;
+  }
   const DLPackExchangeAPI* api = lookup(type);
   CacheEntry& slot = g_cache[g_cache_next];
   g_cache_next = (g_cache_next + 1) % kCacheSize;
-  Py_XDECREF(reinterpret_cast<PyObject*>(slot.type));
+  PyObject* evicted = reinterpret_cast<PyObject*>(slot.type);
   Py_INCREF(reinterpret_cast<PyObject*>(type));
   slot.type = type;
+  slot.tag = version_tag(type);
   slot.api = api;
+  Py_XDECREF(evicted);  // last: releasing a type may run arbitrary code
   return api;
 }
 
