@@ -18,10 +18,13 @@ import dlpack_ctypes as H
 
 
 def exported(cap):
-    """The DLManagedTensor(Versioned) inside an unconsumed capsule of ours."""
+    """The DLManagedTensor(Versioned) inside an unconsumed capsule of ours. The struct view
+    keeps the capsule alive: its memory is released with the capsule."""
     name = H.capsule_name(cap)
     cls = H.DLManagedTensorVersioned if name == "dltensor_versioned" else H.DLManagedTensor
-    return cls.from_address(H.capsule_pointer(cap, name))
+    mt = cls.from_address(H.capsule_pointer(cap, name))
+    mt._capsule = cap
+    return mt
 
 
 def fields(t):

@@ -111,6 +111,16 @@ def test_copy_semantics_dlarray_importing_numpy(copy):
     assert a.tolist()[0] == (0.0 if copy else 9.0)
 
 
+def test_numpys_copy_is_not_copied_again():
+    # copy=True is passed to NumPy, which copies and sets IS_COPIED: dlarray adopts that copy
+    # rather than making a second one (no allocation from dlarray's allocator).
+    x = np.arange(4.0)
+    before = dl._core._allocator_stats("cpu")["allocations"]
+    a = dl.from_dlpack(x, copy=True)
+    assert dl._core._allocator_stats("cpu")["allocations"] == before
+    assert a._data_ptr != x.ctypes.data and a.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
 @pytest.mark.parametrize("copy", [None, False, True])
 def test_copy_semantics_numpy_importing_dlarray(copy):
     a = dl.from_dlpack(np.arange(4.0))

@@ -110,6 +110,16 @@ def test_copy_semantics_dlarray_importing_torch(copy):
     assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_copy_true_from_torch_copies_exactly_once():
+    # PyTorch's table cannot be asked for a copy (and PyTorch never sets IS_COPIED): the
+    # table import is zero-copy and dlarray makes the one copy.
+    t = torch.arange(4.0)
+    before = dl._core._allocator_stats("cpu")["allocations"]
+    a = dl.from_dlpack(t, copy=True)
+    assert dl._core._allocator_stats("cpu")["allocations"] == before + 1
+    assert a._data_ptr != t.data_ptr()
+
+
 @pytest.mark.parametrize("copy", [None, False, True])
 def test_copy_semantics_torch_importing_dlarray(copy):
     a = dl.arange(4, dtype=dl.float32)
