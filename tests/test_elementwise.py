@@ -232,6 +232,22 @@ def test_complex_expm1_and_log1p_are_accurate_near_zero():
     assert complex(dl.expm1(dl.asarray(complex(-math.inf, 0)))) == -1
 
 
+def test_complex_tanh_and_tan_at_infinity_follow_the_standard():
+    inf = math.inf
+    for b in (0.5, 2.0, 3.0, -2.0):  # sin(2b) < 0 for 2 and 3: C99 would give 1 - 0j
+        z = complex(dl.tanh(dl.asarray(complex(inf, b))))
+        assert z.real == 1 and z.imag == 0 and math.copysign(1, z.imag) == math.copysign(1, b)
+        w = complex(dl.tanh(dl.asarray(complex(-inf, b))))
+        assert w.real == -1 and math.copysign(1, w.imag) == math.copysign(1, b)
+    # tan(z) == -1j * tanh(1j * z) for special values too
+    for z in (complex(2.0, inf), complex(-3.0, -inf), complex(0.0, math.nan), 1 + 2j):
+        got = complex(dl.tan(dl.asarray(z)))
+        ref = complex(dl.tanh(dl.asarray(complex(-z.imag, z.real))))
+        want = complex(ref.imag, -ref.real)
+        same = lambda u, v: u == v or (math.isnan(u) and math.isnan(v))
+        assert same(got.real, want.real) and same(got.imag, want.imag), z
+
+
 def test_complex_pow_small_integer_exponents_are_exact():
     assert complex(dl.pow(dl.asarray(1 + 1j), dl.asarray(2 + 0j))) == 2j
     assert complex(dl.asarray(1 + 1j) ** 3) == -2 + 2j

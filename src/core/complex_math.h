@@ -2,7 +2,8 @@
 //
 // std::exp/log/sqrt/trig of std::complex come from the C library's C99 Annex G functions
 // (cexp, clog, ...), which already follow the standard's special cases. What is missing
-// (expm1, log1p, log2, log10 done right, sign, pow with integer exponents) is here; each
+// (expm1, log1p, log2, log10 done right, sign, pow with integer exponents, and tanh/tan
+// where the standard's zero signs differ from C99's) is here; each
 // uses an accurate formula for finite arguments near the cancellation region and the
 // Annex G function elsewhere, so the special cases are inherited rather than re-listed.
 #pragma once
@@ -79,6 +80,23 @@ DLA_HOST_DEVICE std::complex<R> complex_sign(std::complex<R> z) {
   }
   const R m = std::hypot(a, b);
   return {a / m, b / m};
+}
+
+// tanh with the standard's +-1 + 0j for an infinite real part and a finite imaginary one
+// (C99's ctanh gives the zero the sign of sin(2b), which the standard does not ask for:
+// it wants the sign of b, as tanh(conj z) == conj(tanh z) implies).
+template <class R>
+DLA_HOST_DEVICE std::complex<R> complex_tanh(std::complex<R> z) {
+  const R a = z.real(), b = z.imag();
+  if (std::isinf(a) && std::isfinite(b)) return {std::copysign(R(1), a), std::copysign(R(0), b)};
+  return std::tanh(z);
+}
+
+// tan(z) = -i tanh(iz), the standard's definition of its special cases.
+template <class R>
+DLA_HOST_DEVICE std::complex<R> complex_tan(std::complex<R> z) {
+  const std::complex<R> t = complex_tanh(std::complex<R>(-z.imag(), z.real()));
+  return {t.imag(), -t.real()};
 }
 
 // x ** y as exp(y log x) (the standard's definition), except small integer exponents,

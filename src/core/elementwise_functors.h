@@ -466,8 +466,6 @@ DLA_STD_UNARY(LogF, log)
 DLA_STD_UNARY(SinF, sin)
 DLA_STD_UNARY(SinhF, sinh)
 DLA_STD_UNARY(SqrtF, sqrt)
-DLA_STD_UNARY(TanF, tan)
-DLA_STD_UNARY(TanhF, tanh)
 #undef DLA_STD_UNARY
 
 // Functions std:: lacks for complex arguments.
@@ -483,6 +481,8 @@ DLA_REAL_OR_COMPLEX_UNARY(Expm1F, expm1, complex_expm1)
 DLA_REAL_OR_COMPLEX_UNARY(Log1pF, log1p, complex_log1p)
 DLA_REAL_OR_COMPLEX_UNARY(Log2F, log2, complex_log2)
 DLA_REAL_OR_COMPLEX_UNARY(Log10F, log10, complex_log10)
+DLA_REAL_OR_COMPLEX_UNARY(TanF, tan, complex_tan)
+DLA_REAL_OR_COMPLEX_UNARY(TanhF, tanh, complex_tanh)
 #undef DLA_REAL_OR_COMPLEX_UNARY
 
 }  // namespace elem
