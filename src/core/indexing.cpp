@@ -426,20 +426,6 @@ void scatter(const Plan& p, const Array& value) {
 
 }  // namespace
 
-int64_t adjust_slice(int64_t len, int64_t* start, int64_t* stop, int64_t step) {
-  auto clamp = [&](int64_t* v) {
-    if (*v < 0) {
-      *v = *v < -len ? (step < 0 ? -1 : 0) : *v + len;
-    } else if (*v >= len) {
-      *v = step < 0 ? len - 1 : len;
-    }
-  };
-  clamp(start);
-  clamp(stop);
-  if (step < 0) return *stop < *start ? (*start - *stop - 1) / (-step) + 1 : 0;
-  return *start < *stop ? (*stop - *start - 1) / step + 1 : 0;
-}
-
 int64_t index_scalar(const Array& a) {
   Scalar s = load_scalar(a.dtype(), on_host(a).data());
   if (s.kind == Scalar::Kind::UInt) throw IndexError("index " + std::to_string(s.u) + " is out of bounds");

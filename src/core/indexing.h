@@ -35,7 +35,20 @@ constexpr int kMaxIndexItems = 2 * kMaxRank + 1;
 
 // Python's slice normalisation: clamps start/stop to [0, len] (or [-1, len-1] backwards) and
 // returns the number of selected elements.
-int64_t adjust_slice(int64_t len, int64_t* start, int64_t* stop, int64_t step);
+// (Inline: it is on the x[1:3] hot path.)
+inline int64_t adjust_slice(int64_t len, int64_t* start, int64_t* stop, int64_t step) {
+  auto clamp = [&](int64_t* v) {
+    if (*v < 0) {
+      *v = *v < -len ? (step < 0 ? -1 : 0) : *v + len;
+    } else if (*v >= len) {
+      *v = step < 0 ? len - 1 : len;
+    }
+  };
+  clamp(start);
+  clamp(stop);
+  if (step < 0) return *stop < *start ? (*start - *stop - 1) / (-step) + 1 : 0;
+  return *start < *stop ? (*stop - *start - 1) / step + 1 : 0;
+}
 
 // x[key]: a view when the key is basic, a new array when it holds index arrays. Raises
 // IndexError for out-of-range integers, too many indices, a second Ellipsis, non-integer
