@@ -120,6 +120,17 @@ from ._core import (  # elementwise functions and where (src/core/elementwise_op
 )
 from ._core import astype, can_cast, finfo, iinfo, isdtype, result_type  # data type functions
 from ._core import all, any  # utility reductions
+from ._core import (  # statistical functions (src/core/reduction_ops.h)
+    cumulative_prod,
+    cumulative_sum,
+    max,
+    mean,
+    min,
+    prod,
+    std,
+    sum,
+    var,
+)
 from ._constants import e, inf, nan, newaxis, pi
 from ._core import (  # indexing, manipulation and the remaining creation functions
     take,

@@ -17,6 +17,7 @@ void bind_elementwise(pyb::module_& m);   // py_elementwise.cpp (67 functions + 
 void bind_operators(pyb::module_& m);     // py_operators.cpp (Array number slots, comparisons)
 void bind_data_types(pyb::module_& m);    // py_data_types.cpp (astype, can_cast, finfo, iinfo, isdtype, result_type)
 void bind_utility(pyb::module_& m);       // py_utility.cpp (all, any)
+void bind_statistical(pyb::module_& m);   // py_statistical.cpp (sum, prod, max, min, mean, std, var, cumulative_*)
 void bind_indexing(pyb::module_& m);      // py_indexing.cpp (Array.__getitem__/__setitem__, take)
 void bind_manipulation(pyb::module_& m);  // py_manipulation.cpp
 void bind_creation_derived(pyb::module_& m);  // py_creation_derived.cpp (*_like, eye, linspace, ...)

@@ -31,6 +31,7 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_operators(m);
   dla::py::bind_data_types(m);
   dla::py::bind_utility(m);
+  dla::py::bind_statistical(m);
   dla::py::bind_indexing(m);
   dla::py::bind_manipulation(m);
   dla::py::bind_creation_derived(m);

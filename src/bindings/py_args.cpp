@@ -54,6 +54,26 @@ std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, 
   return out;
 }
 
+Dims reduction_axes_arg(PyObject* o, int ndim, const char* fname) {
+  Dims axes;
+  if (o == Py_None) {
+    for (int d = 0; d < ndim; ++d) axes.push_back(d);
+    return axes;
+  }
+  if (!PyTuple_Check(o) && (PyBool_Check(o) || !PyIndex_Check(o)))
+    throw TypeError(std::string(fname) + ": axis must be an int, a tuple of ints or None, got " + type_name(o));
+  for (int64_t a : ints_arg(o, fname, "axis")) {
+    if (a < -ndim || a >= ndim)
+      throw IndexError(std::string(fname) + ": axis " + std::to_string(a) + " is out of bounds for an array of " +
+                       std::to_string(ndim) + " dimensions");
+    if (a < 0) a += ndim;
+    for (int64_t b : axes)
+      if (b == a) throw ValueError(std::string(fname) + ": repeated axis " + std::to_string(a));
+    axes.push_back(a);
+  }
+  return axes;
+}
+
 std::vector<Array> arrays_arg(PyObject* o, const char* fname, const char* what) {
   if (!PyTuple_Check(o) && !PyList_Check(o))
     throw TypeError(std::string(fname) + ": " + what + " must be a tuple or list of arrays, got " + type_name(o));

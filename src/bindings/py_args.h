@@ -20,6 +20,9 @@ int64_t int_arg(PyObject* o, const char* fname, const char* what);
 int64_t saturating_int_arg(PyObject* o, const char* fname, const char* what);
 // An int, or a tuple (or list) of them when allow_sequence; a single int gives one entry.
 std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, bool allow_sequence = true);
+// The `axis` of a reduction: None -> every axis; an int or a tuple of ints -> those axes,
+// normalized to [0, ndim). IndexError when out of range, ValueError when repeated.
+Dims reduction_axes_arg(PyObject* o, int ndim, const char* fname);
 // A tuple (or list) of Arrays; TypeError naming the first entry that is not one.
 std::vector<Array> arrays_arg(PyObject* o, const char* fname, const char* what);
 // None -> -1, True -> 1, False -> 0; TypeError otherwise.

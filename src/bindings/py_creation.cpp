@@ -168,7 +168,8 @@ Array from_sequence(PyObject* obj, const DType* dtype) {
   DType dt = dtype ? *dtype
              : (info.saw_array && !info.mixed_array && kind_of_dtype(info.array_dtype) == info.kind)
                  ? info.array_dtype
-                 : default_for(info.kind);
+             : info.any_leaf ? default_for(info.kind)
+                             : default_for(PyKind::Float);  // no elements at all: NumPy's float64
   Array out = Array::empty(info.shape, dt, Device{});
   if (out.size() > 0) fill_from(obj, out, 0, out.data());
   return out;

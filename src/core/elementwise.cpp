@@ -142,6 +142,7 @@ const char* kinds_description(uint8_t kinds) {
     case kKindFloat: return "a floating-point";
     case kKindReal: return "a real-valued (integer or real floating-point)";
     case kKindNumeric: return "a numeric";
+    case kKindReal | kKindBool: return "a real-valued or boolean";
     case kKindAny: return "any";
   }
   return "a supported";

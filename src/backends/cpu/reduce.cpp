@@ -1,0 +1,251 @@
+// reduce.cpp — the CPU kernels behind the statistical functions: fold, divide and scan
+// (the three primitives of core/reduction.h), instantiated for every dtype from the element
+// functors that reduction_ops.h names.
+//
+// A fold walks the input in its own memory order (axes sorted by decreasing stride, then
+// coalesced), with the output's stride 0 along the reduced axes. When the innermost loop runs
+// along a reduced axis, each row folds into one value (pairwise for sums, as NumPy, so the
+// rounding error grows as log n); otherwise it is a vector loop `out[i] = out[i] (op) in[i]`.
+// Large folds split across threads over a kept axis (disjoint outputs), or for a single long
+// row into per-thread partials combined in order.
+#include <algorithm>
+#include <complex>
+#include <numeric>
+#include <type_traits>
+#include <memory>
+
+#include "backends/cpu/parallel.h"
+#include "core/dispatch.h"
+#include "core/elementwise_functors.h"
+#include "core/errors.h"
+#include "core/reduction.h"
+#include "core/strided_loop.h"
+
+namespace dla::cpu {
+namespace {
+
+template <class T>
+constexpr bool is_complex_v = false;
+template <class T>
+constexpr bool is_complex_v<std::complex<T>> = true;
+
+template <FoldOp op>
+struct FoldFn;
+template <>
+struct FoldFn<FoldOp::Sum> { using type = elem::AddF; };
+template <>
+struct FoldFn<FoldOp::Prod> { using type = elem::MultiplyF; };
+template <>
+struct FoldFn<FoldOp::Max> { using type = elem::MaximumF; };
+template <>
+struct FoldFn<FoldOp::Min> { using type = elem::MinimumF; };
+
+// Whether a row may be folded in a different grouping than left to right: sums (pairwise, for
+// accuracy), max/min (exact under any grouping) and integer products (wrapping arithmetic is
+// associative). Floating-point products stay strictly sequential, so overflow and underflow
+// happen in the order successive multiplication gives.
+template <class T, FoldOp op>
+constexpr bool kRegroup = op != FoldOp::Prod || std::is_integral_v<T>;
+
+// Fold of n >= 1 elements at p (byte stride s, or sizeof(T) when Contig).
+template <class T, class F, bool Regroup, bool Contig>
+T fold_row(const char* p, int64_t s, int64_t n) {
+  const F f{};
+  const int64_t step = Contig ? int64_t(sizeof(T)) : s;
+  auto at = [&](int64_t i) { return *reinterpret_cast<const T*>(p + i * step); };
+  if (!Regroup || n < 8) {
+    T acc = at(0);
+    for (int64_t i = 1; i < n; ++i) acc = f(acc, at(i));
+    return acc;
+  }
+  if (n <= 128) {  // eight independent accumulators: a vectorizable loop without reassociation
+    T r[8];
+    for (int j = 0; j < 8; ++j) r[j] = at(j);
+    int64_t i = 8;
+    for (; i + 8 <= n; i += 8)
+      for (int j = 0; j < 8; ++j) r[j] = f(r[j], at(i + j));
+    T acc = f(f(f(r[0], r[1]), f(r[2], r[3])), f(f(r[4], r[5]), f(r[6], r[7])));
+    for (; i < n; ++i) acc = f(acc, at(i));
+    return acc;
+  }
+  const int64_t half = (n / 2) & ~int64_t(7);
+  return f(fold_row<T, F, Regroup, Contig>(p, s, half), fold_row<T, F, Regroup, Contig>(p + half * step, s, n - half));
+}
+
+template <class T, FoldOp op>
+T fold_any_row(const char* p, int64_t s, int64_t n) {
+  using F = typename FoldFn<op>::type;
+  return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, true>(p, s, n)
+                                 : fold_row<T, F, kRegroup<T, op>, false>(p, s, n);
+}
+
+// One inner row of the coalesced loop: operand 0 is the output, 1 the input.
+template <class T, FoldOp op>
+void fold_loop(char** p, const int64_t* s, int64_t n) {
+  using F = typename FoldFn<op>::type;
+  const F f{};
+  T* o = reinterpret_cast<T*>(p[0]);
+  if (s[0] == 0) {
+    *o = f(*o, fold_any_row<T, op>(p[1], s[1], n));
+    return;
+  }
+  const T* x = reinterpret_cast<const T*>(p[1]);
+  if (s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
+    for (int64_t i = 0; i < n; ++i) o[i] = f(o[i], x[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    T* oi = reinterpret_cast<T*>(p[0] + i * s[0]);
+    *oi = f(*oi, *reinterpret_cast<const T*>(p[1] + i * s[1]));
+  }
+}
+
+template <class T, FoldOp op>
+void fold_typed(const Array& out, const Array& in, const bool* reduced) {
+  const int n = in.ndim();
+  // Loop order: the input's memory order, so the innermost loop walks its fastest axis.
+  int perm[kMaxRank];
+  std::iota(perm, perm + n, 0);
+  auto mag = [](int64_t v) { return v < 0 ? -v : v; };
+  std::stable_sort(perm, perm + n, [&](int a, int b) { return mag(in.stride(a)) > mag(in.stride(b)); });
+  Dims shape(n), os(n), is(n);
+  for (int d = 0; d < n; ++d) {
+    const int a = perm[d];
+    shape[d] = in.shape(a);
+    os[d] = reduced[a] ? 0 : out.stride(a) * int64_t(sizeof(T));
+    is[d] = in.stride(a) * int64_t(sizeof(T));
+  }
+  const LoopLayout<2> L = coalesce<2>(shape, {os.data(), is.data()});
+  const std::array<char*, 2> base{out.data(), in.data()};
+  const int64_t total = in.size();
+  if (total < 2 * kGrainSize || L.ndim == 0 || num_threads() < 2) {
+    for_each_row(L, base, fold_loop<T, op>);
+    return;
+  }
+  int split = -1;  // the kept loop axis with the largest extent: threads write disjoint outputs
+  for (int d = 0; d < L.ndim; ++d)
+    if (L.strides[0][d] != 0 && L.shape[d] > 1 && (split < 0 || L.shape[d] > L.shape[split])) split = d;
+  if (split >= 0) {
+    const int64_t per_index = total / L.shape[split];
+    parallel_for(L.shape[split], std::max<int64_t>(1, kGrainSize / std::max<int64_t>(per_index, 1)),
+                 [&](int64_t b, int64_t e) {
+                   LoopLayout<2> sub = L;
+                   sub.shape[split] = e - b;
+                   for_each_row(sub,
+                                std::array<char*, 2>{base[0] + b * L.strides[0][split],
+                                                     base[1] + b * L.strides[1][split]},
+                                fold_loop<T, op>);
+                 });
+    return;
+  }
+  if (L.ndim == 1) {  // everything into one element: per-chunk partials, combined in order
+    const int64_t len = L.shape[0], s = L.strides[1][0];
+    const int64_t chunks = std::min<int64_t>(num_threads(), len / kGrainSize);
+    const int64_t chunk = ((len + chunks - 1) / chunks + 7) & ~int64_t(7);
+    std::unique_ptr<T[]> part(new T[size_t(chunks)]());
+    parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c) {
+        const int64_t begin = c * chunk, count = std::min(chunk, len - begin);
+        if (count > 0) part[size_t(c)] = fold_any_row<T, op>(base[1] + begin * s, s, count);
+      }
+    });
+    using F = typename FoldFn<op>::type;
+    T* o = reinterpret_cast<T*>(base[0]);
+    for (int64_t c = 0; c < chunks; ++c)
+      if (c * chunk < len) *o = F{}(*o, part[size_t(c)]);
+    return;
+  }
+  for_each_row(L, base, fold_loop<T, op>);
+}
+
+void fold(FoldOp op, const Array& out, const Array& in, const bool* reduced) {
+  if (out.dtype() != in.dtype()) throw ValueError("fold: output and input dtypes differ");
+  visit_scalar(in.dtype().scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    switch (op) {
+      case FoldOp::Sum:
+      case FoldOp::Prod:
+        // Booleans are summed and multiplied as int64 (reduction_result_dtype widens them).
+        if constexpr (std::is_same_v<T, bool>) {
+          throw TypeError("sum/prod: booleans are accumulated as int64");
+        } else {
+          return op == FoldOp::Sum ? fold_typed<T, FoldOp::Sum>(out, in, reduced)
+                                   : fold_typed<T, FoldOp::Prod>(out, in, reduced);
+        }
+      case FoldOp::Max:
+      case FoldOp::Min:
+        if constexpr (is_complex_v<T>) {
+          throw TypeError("max/min: complex numbers have no order");
+        } else {
+          return op == FoldOp::Max ? fold_typed<T, FoldOp::Max>(out, in, reduced)
+                                   : fold_typed<T, FoldOp::Min>(out, in, reduced);
+        }
+      case FoldOp::kCount: break;
+    }
+  });
+}
+
+void divide(const Array& out, double divisor) {
+  if (!out.is_c_contiguous()) throw ValueError("reduction divide: output must be contiguous");
+  visit_scalar(out.dtype().scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_complex_v<T>) {
+      using R = typename T::value_type;
+      R* v = reinterpret_cast<R*>(out.data());  // real and imaginary parts divide independently
+      const R d = R(divisor);
+      for (int64_t i = 0, n = 2 * out.size(); i < n; ++i) v[i] /= d;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      T* v = reinterpret_cast<T*>(out.data());
+      const T d = T(divisor);
+      for (int64_t i = 0, n = out.size(); i < n; ++i) v[i] /= d;
+    } else {
+      throw TypeError("reduction divide: not defined for " + out.dtype().name());
+    }
+  });
+}
+
+template <class T, FoldOp op>
+void scan_typed(const Array& out, int axis) {
+  using F = typename FoldFn<op>::type;
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= out.shape(d);
+  for (int d = axis + 1; d < out.ndim(); ++d) inner *= out.shape(d);
+  const int64_t len = out.shape(axis);
+  T* base = reinterpret_cast<T*>(out.data());
+  auto run = [&](int64_t b, int64_t e) {
+    const F f{};
+    for (int64_t o = b; o < e; ++o) {
+      T* block = base + o * len * inner;
+      for (int64_t l = 1; l < len; ++l) {
+        const T* prev = block + (l - 1) * inner;
+        T* cur = block + l * inner;
+        for (int64_t j = 0; j < inner; ++j) cur[j] = f(prev[j], cur[j]);
+      }
+    }
+  };
+  if (out.size() < 2 * kGrainSize || outer < 2) return run(0, outer);
+  parallel_for(outer, std::max<int64_t>(1, kGrainSize / (len * inner)), run);
+}
+
+void scan(FoldOp op, const Array& out, int axis) {
+  if (!out.is_c_contiguous()) throw ValueError("scan: output must be contiguous");
+  visit_scalar(out.dtype().scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      throw TypeError("scan: booleans are accumulated as int64");
+    } else {
+      if (op == FoldOp::Sum) return scan_typed<T, FoldOp::Sum>(out, axis);
+      if (op == FoldOp::Prod) return scan_typed<T, FoldOp::Prod>(out, axis);
+      throw ValueError("scan: only sums and products are scanned");
+    }
+  });
+}
+
+const ReductionKernels kCpuReductionKernels{&fold, &divide, &scan};
+
+struct Registrar {
+  Registrar() { register_reduction_kernels(DeviceKind::CPU, &kCpuReductionKernels); }
+} registrar;
+
+}  // namespace
+}  // namespace dla::cpu

@@ -1,0 +1,146 @@
+// py_statistical.cpp — the statistical functions (cumulative_prod ... var), one namespace
+// function per row of DLA_REDUCTION_OPS, with the stub's signature as text signature, plus
+// _reduction_ops() (the declaration table, for the tests).
+#include <pybind11/pybind11.h>
+
+#include <cmath>
+#include <deque>
+#include <string>
+
+#include "bindings/bindings.h"
+#include "bindings/py_args.h"
+#include "bindings/py_array.h"
+#include "bindings/py_dtype_device.h"
+#include "bindings/py_elementwise.h"
+#include "core/errors.h"
+#include "core/reduction.h"
+
+namespace dla::py {
+namespace {
+
+bool bool_arg(pyb::handle h, const char* fname, const char* what) {
+  if (!PyBool_Check(h.ptr())) throw TypeError(std::string(fname) + ": " + what + " must be a bool");
+  return h.ptr() == Py_True;
+}
+
+double correction_arg(pyb::handle h, const char* fname) {
+  if (PyBool_Check(h.ptr()) || !(PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) || PyIndex_Check(h.ptr())))
+    throw TypeError(std::string(fname) + ": correction must be an int or a float");
+  const double c = PyFloat_Check(h.ptr()) ? PyFloat_AsDouble(h.ptr()) : double(int_arg(h.ptr(), fname, "correction"));
+  if (std::isnan(c)) throw ValueError(std::string(fname) + ": correction must not be NaN");
+  return c;
+}
+
+// Runs f with the GIL released when the input is large enough for it to matter.
+template <class F>
+Array maybe_without_gil(const Array& x, F&& f) {
+  if (x.size() >= kReleaseGilFrom) {
+    pyb::gil_scoped_release nogil;
+    return f();
+  }
+  return f();
+}
+
+pyb::object call_reduce(ReduceOpId op, pyb::handle x_h, pyb::handle axis, pyb::handle dtype_h, pyb::handle correction_h,
+                        pyb::handle keepdims_h) {
+  const ReduceOpInfo& info = reduce_op_info(op);
+  const std::string what = std::string(info.name) + ": x";
+  const Array& x = unwrap(x_h, what.c_str());
+  const Dims axes = reduction_axes_arg(axis.ptr(), x.ndim(), info.name);
+  DType dtype;
+  const bool has_dtype = dtype_h && parse_optional_dtype(dtype_h, &dtype);
+  const double correction = correction_h ? correction_arg(correction_h, info.name) : 0.0;
+  const bool keepdims = bool_arg(keepdims_h, info.name, "keepdims");
+  return wrap(maybe_without_gil(x, [&] { return reduce(op, x, axes, keepdims, has_dtype ? &dtype : nullptr, correction); }));
+}
+
+pyb::object call_scan(ReduceOpId op, pyb::handle x_h, pyb::handle axis, pyb::handle dtype_h, pyb::handle initial_h) {
+  const ReduceOpInfo& info = reduce_op_info(op);
+  const std::string what = std::string(info.name) + ": x";
+  const Array& x = unwrap(x_h, what.c_str());
+  const bool has_axis = !axis.is_none();
+  const int64_t a = has_axis ? int_arg(axis.ptr(), info.name, "axis") : 0;
+  DType dtype;
+  const bool has_dtype = parse_optional_dtype(dtype_h, &dtype);
+  const bool include_initial = bool_arg(initial_h, info.name, "include_initial");
+  return wrap(maybe_without_gil(
+      x, [&] { return scan(op, x, has_axis, a, has_dtype ? &dtype : nullptr, include_initial); }));
+}
+
+const char* form_name(ReduceForm f) {
+  switch (f) {
+    case ReduceForm::Fold: return "fold";
+    case ReduceForm::Mean: return "mean";
+    case ReduceForm::Moment: return "moment";
+    case ReduceForm::Scan: return "scan";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void bind_statistical(pyb::module_& m) {
+  using pyb::arg;
+  static std::deque<std::string> docs;  // pybind11 keeps the pointer
+  for (int i = 0; i < int(ReduceOpId::kCount); ++i) {
+    const ReduceOpId op = ReduceOpId(i);
+    const ReduceOpInfo& info = reduce_op_info(op);
+    docs.push_back(std::string(info.name) + "(" + info.params + ")\n--\n\n" + info.summary);
+    const char* doc = docs.back().c_str();
+    const bool has_dtype = std::string(info.params).find("dtype") != std::string::npos;
+    switch (info.form) {
+      case ReduceForm::Scan:
+        m.def(info.name,
+              [op](pyb::handle x, pyb::handle axis, pyb::handle dtype, pyb::handle initial) {
+                return call_scan(op, x, axis, dtype, initial);
+              },
+              arg("x"), pyb::pos_only(), pyb::kw_only(), arg("axis") = pyb::none(), arg("dtype") = pyb::none(),
+              arg("include_initial") = false, doc);
+        break;
+      case ReduceForm::Moment:
+        m.def(info.name,
+              [op](pyb::handle x, pyb::handle axis, pyb::handle correction, pyb::handle keepdims) {
+                return call_reduce(op, x, axis, pyb::handle(), correction, keepdims);
+              },
+              arg("x"), pyb::pos_only(), pyb::kw_only(), arg("axis") = pyb::none(), arg("correction") = 0.0,
+              arg("keepdims") = false, doc);
+        break;
+      case ReduceForm::Fold:
+      case ReduceForm::Mean:
+        if (has_dtype) {
+          m.def(info.name,
+                [op](pyb::handle x, pyb::handle axis, pyb::handle dtype, pyb::handle keepdims) {
+                  return call_reduce(op, x, axis, dtype, pyb::handle(), keepdims);
+                },
+                arg("x"), pyb::pos_only(), pyb::kw_only(), arg("axis") = pyb::none(), arg("dtype") = pyb::none(),
+                arg("keepdims") = false, doc);
+        } else {
+          m.def(info.name,
+                [op](pyb::handle x, pyb::handle axis, pyb::handle keepdims) {
+                  return call_reduce(op, x, axis, pyb::handle(), pyb::handle(), keepdims);
+                },
+                arg("x"), pyb::pos_only(), pyb::kw_only(), arg("axis") = pyb::none(), arg("keepdims") = false, doc);
+        }
+        break;
+    }
+  }
+  m.def(
+      "_reduction_ops",
+      []() {
+        pyb::list out;
+        for (int i = 0; i < int(ReduceOpId::kCount); ++i) {
+          const ReduceOpInfo& info = reduce_op_info(ReduceOpId(i));
+          pyb::dict d;
+          d["name"] = info.name;
+          d["form"] = form_name(info.form);
+          d["kinds"] = int(info.kinds);
+          d["params"] = info.params;
+          d["summary"] = info.summary;
+          out.append(d);
+        }
+        return out;
+      },
+      "_reduction_ops()\n--\n\nThe statistical functions' declaration table (for the tests).");
+}
+
+}  // namespace dla::py

@@ -1,0 +1,38 @@
+// reduction.h — running the statistical reductions and scans of reduction_ops.h.
+//
+// The device-independent half: dtype rules, axes, empty reductions, keepdims, and the
+// composition of mean, var and std from folds and elementwise operations. The element work
+// is three primitives per device (ReductionKernels), so a GPU backend adds three kernels and
+// gets all nine functions.
+#pragma once
+#include <cstdint>
+
+#include "core/array.h"
+#include "core/reduction_ops.h"
+
+namespace dla {
+
+struct ReductionKernels {
+  // out = out (op) in, folding in's reduced axes: out has in's rank and dtype, extent 1 on
+  // every axis where reduced[d], in's extent elsewhere. The first contribution to each output
+  // element has already been written by the caller, so no fold needs an identity element.
+  void (*fold)(FoldOp op, const Array& out, const Array& in, const bool* reduced);
+  // out /= divisor, each real component separately (mean and the moments' divisor).
+  void (*divide)(const Array& out, double divisor);
+  // The running fold along `axis`, in place: out[..., i, ...] = out[..., i-1, ...] (op) out[..., i, ...].
+  void (*scan)(FoldOp op, const Array& out, int axis);
+};
+void register_reduction_kernels(DeviceKind kind, const ReductionKernels* kernels);
+
+// The result dtype of op for x (and the `dtype` argument where the op has one; null = none).
+// TypeError for dtypes the op does not accept.
+DType reduction_result_dtype(ReduceOpId op, DType x, const DType* dtype);
+
+// Fold, Mean and Moment forms. axes: normalized and distinct. correction: Moment only.
+Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, const DType* dtype,
+             double correction = 0.0);
+
+// Scan form. has_axis false means "the only axis" (x must be 1-d).
+Array scan(ReduceOpId op, const Array& x, bool has_axis, int64_t axis, const DType* dtype, bool include_initial);
+
+}  // namespace dla
