@@ -1,4 +1,4 @@
-"""all() and any(): boolean reductions over axes, NumPy as the oracle."""
+"""all(), any() and diff(): the utility chapter, NumPy as the oracle."""
 import math
 
 import numpy as np
@@ -36,3 +36,36 @@ def test_axis_errors():
         dl.any(x, axis=(0, -2))
     with pytest.raises(TypeError):
         dl.all(x, axis=1.0)
+
+
+# ---- diff ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 9])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_diff_matches_numpy(n, axis):
+    x = (np.arange(42).reshape(6, 7) ** 2 % 17).astype(np.int32)
+    got = dl.diff(dl.asarray(x), axis=axis, n=n)
+    want = np.diff(x, axis=axis, n=n)
+    assert got.dtype == dl.int32 and got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_diff_with_prepend_append_and_booleans():
+    x = np.array([1.0, 4.0, 9.0])
+    got = dl.diff(dl.asarray(x), prepend=dl.asarray([0.0, 0.5]), append=dl.asarray([16.0]))
+    np.testing.assert_array_equal(np.asarray(got), np.diff(x, prepend=[0.0, 0.5], append=[16.0]))
+    b = np.array([True, True, False, True])
+    np.testing.assert_array_equal(np.asarray(dl.diff(dl.asarray(b))), np.diff(b))
+
+
+def test_diff_errors():
+    with pytest.raises(ValueError, match="at least one dimension"):
+        dl.diff(dl.asarray(1.0))
+    with pytest.raises(IndexError, match="out of bounds"):
+        dl.diff(dl.ones((2, 2)), axis=2)
+    with pytest.raises(ValueError, match="non-negative"):
+        dl.diff(dl.ones(3), n=-1)
+    with pytest.raises(TypeError):
+        dl.diff(dl.ones(3), n=1.0)
+    with pytest.raises(TypeError):
+        dl.diff([1, 2])

@@ -120,6 +120,7 @@ from ._core import (  # elementwise functions and where (src/core/elementwise_op
 )
 from ._core import astype, can_cast, finfo, iinfo, isdtype, result_type  # data type functions
 from ._core import all, any  # utility reductions
+from ._diff import diff
 from ._core import (  # statistical functions (src/core/reduction_ops.h)
     cumulative_prod,
     cumulative_sum,
