@@ -64,7 +64,10 @@ def test_basic_results_are_views_that_write_through():
 def test_negative_steps_and_clamped_bounds():
     a = np.arange(10)
     x = dl.asarray(a)
-    for key in [slice(None, None, -1), slice(8, 2, -2), slice(-100, 100), slice(100, -100, -3), slice(5, 5)]:
+    big = 2**63  # bounds beyond int64 take PySlice_Unpack's clamping path instead of the plain one
+    for key in [slice(None, None, -1), slice(8, 2, -2), slice(-100, 100), slice(100, -100, -3), slice(5, 5),
+                slice(big, -big, -1), slice(-big, big), slice(None, None, -big), slice(None, None, big),
+                slice(np.int64(1), np.int32(7), np.int8(2)), slice(-1, None, -4), slice(None, -3)]:
         assert_matches(x[key], a[key])
 
 

@@ -51,6 +51,26 @@ const Array& array_from_sequence(PyObject* o, KeepAlive& keep) {
   return *try_unwrap(arr.ptr());
 }
 
+// PySlice_Unpack for the usual slice of exact ints and Nones, without its __index__ round
+// trips (x[1:3] is a hot path); false sends anything else (and step 0) to PySlice_Unpack.
+bool unpack_plain_slice(PyObject* o, Py_ssize_t* start, Py_ssize_t* stop, Py_ssize_t* step) {
+  auto* sl = reinterpret_cast<PySliceObject*>(o);
+  auto get = [](PyObject* v, Py_ssize_t* out) {
+    if (!PyLong_CheckExact(v)) return false;
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    *out = Py_ssize_t(x);
+    return overflow == 0;
+  };
+  if (sl->step == Py_None) *step = 1;
+  else if (!get(sl->step, step) || *step == 0 || *step < -PY_SSIZE_T_MAX) return false;
+  if (sl->start == Py_None) *start = *step < 0 ? PY_SSIZE_T_MAX : 0;
+  else if (!get(sl->start, start)) return false;
+  if (sl->stop == Py_None) *stop = *step < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX;
+  else if (!get(sl->stop, stop)) return false;
+  return true;
+}
+
 void parse_item(PyObject* o, IndexItem& it, KeepAlive& keep) {
   if (PyLong_CheckExact(o)) {
     int overflow = 0;
@@ -59,7 +79,8 @@ void parse_item(PyObject* o, IndexItem& it, KeepAlive& keep) {
     it = IndexItem::integer(v);
   } else if (PySlice_Check(o)) {
     Py_ssize_t start, stop, step;
-    if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw pyb::error_already_set();
+    if (!unpack_plain_slice(o, &start, &stop, &step) && PySlice_Unpack(o, &start, &stop, &step) < 0)
+      throw pyb::error_already_set();
     it = IndexItem::slice(start, stop, step);
   } else if (o == Py_Ellipsis) {
     it = IndexItem::marker(IndexItem::Kind::Ellipsis);
