@@ -322,3 +322,19 @@ def test_storage_only_dtypes_are_refused():
     x = dl.zeros(3, dtype=dl.float16)
     with pytest.raises(TypeError, match="storage-only"):
         dl.sum(x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_vectorized_max_min_see_a_nan_in_every_lane_and_the_tail(name, dtype):
+    n = 1000  # past the vector blocks' threshold, with a scalar tail
+    base = np.linspace(-7, 7, n).astype(dtype)
+    expected = getattr(np, name)(base)
+    assert float(getattr(dl, name)(dl.asarray(base))) == expected
+    for pos in range(0, n, 13):
+        x = base.copy()
+        x[pos] = np.nan
+        assert math.isnan(float(getattr(dl, name)(dl.asarray(x)))), pos
+    ends = base.copy()
+    ends[-1] = 100 if name == "max" else -100
+    assert float(getattr(dl, name)(dl.asarray(ends))) == ends[-1]

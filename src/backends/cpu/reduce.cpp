@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "backends/cpu/parallel.h"
+#include "backends/cpu/simd_minmax.h"
 #include "core/dispatch.h"
 #include "core/elementwise_functors.h"
 #include "core/errors.h"
@@ -47,36 +48,53 @@ struct FoldFn<FoldOp::Min> { using type = elem::MinimumF; };
 template <class T, FoldOp op>
 constexpr bool kRegroup = op != FoldOp::Prod || std::is_integral_v<T>;
 
-// Fold of n >= 1 elements at p (byte stride s, or sizeof(T) when Contig).
-template <class T, class F, bool Regroup, bool Contig>
+// Fold of n >= 1 elements at p (byte stride s, or sizeof(T) when Contig). Regrouped folds
+// run eight independent accumulators held in named locals, which the compiler keeps in vector
+// registers (an accumulator array would live on the stack and serialize through store
+// forwarding); nothing is reassociated beyond that grouping. Sums also split pairwise above
+// 256 elements, as NumPy does, so their rounding error grows as log n.
+template <class T, class F, bool Regroup, bool Pairwise, bool Contig>
 T fold_row(const char* p, int64_t s, int64_t n) {
   const F f{};
   const int64_t step = Contig ? int64_t(sizeof(T)) : s;
   auto at = [&](int64_t i) { return *reinterpret_cast<const T*>(p + i * step); };
-  if (!Regroup || n < 8) {
+  if (!Regroup || n < 16) {
     T acc = at(0);
     for (int64_t i = 1; i < n; ++i) acc = f(acc, at(i));
     return acc;
   }
-  if (n <= 128) {  // eight independent accumulators: a vectorizable loop without reassociation
-    T r[8];
-    for (int j = 0; j < 8; ++j) r[j] = at(j);
-    int64_t i = 8;
-    for (; i + 8 <= n; i += 8)
-      for (int j = 0; j < 8; ++j) r[j] = f(r[j], at(i + j));
-    T acc = f(f(f(r[0], r[1]), f(r[2], r[3])), f(f(r[4], r[5]), f(r[6], r[7])));
-    for (; i < n; ++i) acc = f(acc, at(i));
-    return acc;
+  if (Pairwise && n > 256) {
+    const int64_t half = (n / 2) & ~int64_t(7);
+    return f(fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half),
+             fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half));
   }
-  const int64_t half = (n / 2) & ~int64_t(7);
-  return f(fold_row<T, F, Regroup, Contig>(p, s, half), fold_row<T, F, Regroup, Contig>(p + half * step, s, n - half));
+  T r0 = at(0), r1 = at(1), r2 = at(2), r3 = at(3), r4 = at(4), r5 = at(5), r6 = at(6), r7 = at(7);
+  int64_t i = 8;
+  for (; i + 8 <= n; i += 8) {
+    r0 = f(r0, at(i));
+    r1 = f(r1, at(i + 1));
+    r2 = f(r2, at(i + 2));
+    r3 = f(r3, at(i + 3));
+    r4 = f(r4, at(i + 4));
+    r5 = f(r5, at(i + 5));
+    r6 = f(r6, at(i + 6));
+    r7 = f(r7, at(i + 7));
+  }
+  T acc = f(f(f(r0, r1), f(r2, r3)), f(f(r4, r5), f(r6, r7)));
+  for (; i < n; ++i) acc = f(acc, at(i));
+  return acc;
 }
 
 template <class T, FoldOp op>
 T fold_any_row(const char* p, int64_t s, int64_t n) {
   using F = typename FoldFn<op>::type;
-  return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, true>(p, s, n)
-                                 : fold_row<T, F, kRegroup<T, op>, false>(p, s, n);
+  constexpr bool pairwise = op == FoldOp::Sum;
+  if constexpr ((op == FoldOp::Max || op == FoldOp::Min) && std::is_floating_point_v<T>) {
+    if (s == int64_t(sizeof(T)) && n >= 8 * 64 / int64_t(sizeof(T)))
+      return minmax_contiguous<T, op == FoldOp::Max>(reinterpret_cast<const T*>(p), n);
+  }
+  return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, pairwise, true>(p, s, n)
+                                 : fold_row<T, F, kRegroup<T, op>, pairwise, false>(p, s, n);
 }
 
 // One inner row of the coalesced loop: operand 0 is the output, 1 the input.

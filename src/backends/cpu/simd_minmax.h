@@ -1,0 +1,76 @@
+// simd_minmax.h — max/min of a contiguous float or double row, NaN-propagating, vectorized.
+//
+// The NaN-propagating select `(x > m) | (x != x) ? x : m` does not auto-vectorize from scalar
+// code (GCC keeps the branch), so the row is folded with GCC/Clang vector types in eight
+// independent accumulators, in SSE2 width for every x86-64 CPU and in AVX2 or AVX-512 width
+// where the CPU has them (chosen at run time, since wheels are built for the baseline ISA). Max and min
+// are exact under any grouping, so the result is the one successive application gives.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+namespace dla::cpu {
+
+template <class T, bool IsMax>
+inline T minmax_scalar_step(T acc, T v) {
+  return ((IsMax ? v > acc : v < acc) || v != v) ? v : acc;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+template <class T, bool IsMax, int Bytes>
+__attribute__((always_inline)) inline T minmax_vector_body(const T* x, int64_t n) {
+  typedef T V __attribute__((vector_size(Bytes)));
+  constexpr int W = Bytes / int(sizeof(T)), K = 8;
+  V r[K];
+  for (int k = 0; k < K; ++k) std::memcpy(&r[k], x + k * W, sizeof(V));
+  int64_t i = K * W;
+  for (; i + K * W <= n; i += K * W) {
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) {
+      V a;
+      std::memcpy(&a, x + i + k * W, sizeof(V));
+      r[k] = ((IsMax ? a > r[k] : a < r[k]) | (a != a)) ? a : r[k];
+    }
+  }
+  T acc = r[0][0];
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < W; ++j) acc = minmax_scalar_step<T, IsMax>(acc, r[k][j]);
+  for (; i < n; ++i) acc = minmax_scalar_step<T, IsMax>(acc, x[i]);
+  return acc;
+}
+
+template <class T, bool IsMax>
+T minmax_sse2(const T* x, int64_t n) {
+  return minmax_vector_body<T, IsMax, 16>(x, n);
+}
+template <class T, bool IsMax>
+__attribute__((target("avx2"))) T minmax_avx2(const T* x, int64_t n) {
+  return minmax_vector_body<T, IsMax, 32>(x, n);
+}
+template <class T, bool IsMax>
+__attribute__((target("avx512f"))) T minmax_avx512(const T* x, int64_t n) {
+  return minmax_vector_body<T, IsMax, 64>(x, n);
+}
+
+// n >= 8 * 64 / sizeof(T) (one block of every accumulator in the widest width).
+template <class T, bool IsMax>
+T minmax_contiguous(const T* x, int64_t n) {
+  static const int isa = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+  return isa == 2 ? minmax_avx512<T, IsMax>(x, n) : isa == 1 ? minmax_avx2<T, IsMax>(x, n) : minmax_sse2<T, IsMax>(x, n);
+}
+constexpr bool kHaveSimdMinmax = true;
+
+#else
+
+template <class T, bool IsMax>
+T minmax_contiguous(const T* x, int64_t n) {
+  T acc = x[0];
+  for (int64_t i = 1; i < n; ++i) acc = minmax_scalar_step<T, IsMax>(acc, x[i]);
+  return acc;
+}
+constexpr bool kHaveSimdMinmax = false;
+
+#endif
+
+}  // namespace dla::cpu
