@@ -1,7 +1,19 @@
-"""Shared pytest setup: GPU tests are skipped unless a CUDA or ROCm device is visible."""
+"""Shared pytest setup: GPU tests are skipped unless a CUDA or ROCm device is visible, and
+hypothesis runs the same examples on every run (CI must not turn red by chance; a failure
+found by exploring is fixed and then kept as a test).
+
+HYPOTHESIS_PROFILE=explore draws new examples each run.
+"""
+import os
+
 import pytest
+from hypothesis import settings
 
 import dlarray
+
+settings.register_profile("deterministic", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
 def _gpu_visible():

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # hypothesis notes that it has not been tested against this namespace
     xps = make_strategies_namespace(dl)
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])  # profile: conftest.py
 
 BINARY = {
     "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "maximum": np.maximum,
@@ -67,6 +67,13 @@ def test_binary_broadcasting_matches_numpy(name, data):
     with np.errstate(all="ignore"):
         want = BINARY[name](a1.astype(rt), a2.astype(rt))
     assert str(out.dtype) == want.dtype.name
+    if name == "multiply" and want.dtype.kind == "c":
+        # Complex products follow C99 Annex G (infinities recovered) and round differently from
+        # NumPy's formula near overflow: compare finite, non-overflowing products with a tolerance.
+        assume(np.all(np.isfinite(a1)) and np.all(np.isfinite(a2)))
+        assume(np.all(np.isfinite(want)) and np.all(np.abs(want.astype(np.complex128)) < 1e300))
+        assert_same_values(out, want, tol=True)
+        return
     assert_same_values(out, want)
 
 
