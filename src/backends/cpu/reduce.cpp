@@ -90,7 +90,7 @@ T fold_any_row(const char* p, int64_t s, int64_t n) {
   using F = typename FoldFn<op>::type;
   constexpr bool pairwise = op == FoldOp::Sum;
   if constexpr ((op == FoldOp::Max || op == FoldOp::Min) && std::is_floating_point_v<T>) {
-    if (s == int64_t(sizeof(T)) && n >= 8 * 64 / int64_t(sizeof(T)))
+    if (s == int64_t(sizeof(T)) && n >= 8 * 32 / int64_t(sizeof(T)))
       return minmax_contiguous<T, op == FoldOp::Max>(reinterpret_cast<const T*>(p), n);
   }
   return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, pairwise, true>(p, s, n)
