@@ -30,10 +30,6 @@ def float_dtype(dtype):
     return dtype if dtype.startswith(("float", "complex")) else "float64"
 
 
-def real_dtype(dtype):
-    return {"complex64": "float32", "complex128": "float64"}.get(dtype, float_dtype(dtype))
-
-
 def values(shape, dtype, small=False):
     """Varied values; small ones (1..3) where products must not overflow."""
     n = int(np.prod(shape, dtype=np.int64))

@@ -13,28 +13,30 @@ namespace {
 
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
-}  // namespace
 
-int64_t int_arg(PyObject* o, const char* fname, const char* what) {
+// The int64 value of an int or __index__ object; *overflow set to +-1 when it does not fit.
+int64_t index_value(PyObject* o, const char* fname, const char* what, int* overflow) {
   if (PyBool_Check(o) || !PyIndex_Check(o))
     throw TypeError(std::string(fname) + ": " + what + " must be an integer, got " + type_name(o));
   PyObject* i = PyNumber_Index(o);
   if (!i) throw pybind11::error_already_set();
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  *overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i, overflow);
   Py_DECREF(i);
+  return v;
+}
+}  // namespace
+
+int64_t int_arg(PyObject* o, const char* fname, const char* what) {
+  int overflow;
+  const int64_t v = index_value(o, fname, what, &overflow);
   if (overflow) throw OverflowError(std::string(fname) + ": " + what + " does not fit in 64 bits");
   return v;
 }
 
 int64_t saturating_int_arg(PyObject* o, const char* fname, const char* what) {
-  if (PyBool_Check(o) || !PyIndex_Check(o))
-    throw TypeError(std::string(fname) + ": " + what + " must be an integer, got " + type_name(o));
-  PyObject* i = PyNumber_Index(o);
-  if (!i) throw pybind11::error_already_set();
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-  Py_DECREF(i);
+  int overflow;
+  const int64_t v = index_value(o, fname, what, &overflow);
   if (overflow) return overflow > 0 ? INT64_MAX : INT64_MIN;
   return v;
 }
@@ -52,6 +54,11 @@ std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, 
                     (allow_sequence ? " or a tuple of integers" : "") + ", got " + type_name(o));
   out.push_back(int_arg(o, fname, what));
   return out;
+}
+
+bool bool_arg(PyObject* o, const char* fname, const char* what) {
+  if (!PyBool_Check(o)) throw TypeError(std::string(fname) + ": " + what + " must be a bool");
+  return o == Py_True;
 }
 
 Dims reduction_axes_arg(PyObject* o, int ndim, const char* fname) {

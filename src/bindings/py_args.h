@@ -25,6 +25,8 @@ std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, 
 Dims reduction_axes_arg(PyObject* o, int ndim, const char* fname);
 // A tuple (or list) of Arrays; TypeError naming the first entry that is not one.
 std::vector<Array> arrays_arg(PyObject* o, const char* fname, const char* what);
+// True or False (not merely truthy); TypeError otherwise, naming the function and argument.
+bool bool_arg(PyObject* o, const char* fname, const char* what);
 // None -> -1, True -> 1, False -> 0; TypeError otherwise.
 int copy_arg(PyObject* o, const char* fname);
 

@@ -18,11 +18,6 @@
 namespace dla::py {
 namespace {
 
-bool bool_arg(pyb::handle h, const char* fname, const char* what) {
-  if (!PyBool_Check(h.ptr())) throw TypeError(std::string(fname) + ": " + what + " must be a bool");
-  return h.ptr() == Py_True;
-}
-
 double correction_arg(pyb::handle h, const char* fname) {
   if (PyBool_Check(h.ptr()) || !(PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr()) || PyIndex_Check(h.ptr())))
     throw TypeError(std::string(fname) + ": correction must be an int or a float");
@@ -50,7 +45,7 @@ pyb::object call_reduce(ReduceOpId op, pyb::handle x_h, pyb::handle axis, pyb::h
   DType dtype;
   const bool has_dtype = dtype_h && parse_optional_dtype(dtype_h, &dtype);
   const double correction = correction_h ? correction_arg(correction_h, info.name) : 0.0;
-  const bool keepdims = bool_arg(keepdims_h, info.name, "keepdims");
+  const bool keepdims = bool_arg(keepdims_h.ptr(), info.name, "keepdims");
   return wrap(maybe_without_gil(x, [&] { return reduce(op, x, axes, keepdims, has_dtype ? &dtype : nullptr, correction); }));
 }
 
@@ -62,7 +57,7 @@ pyb::object call_scan(ReduceOpId op, pyb::handle x_h, pyb::handle axis, pyb::han
   const int64_t a = has_axis ? int_arg(axis.ptr(), info.name, "axis") : 0;
   DType dtype;
   const bool has_dtype = parse_optional_dtype(dtype_h, &dtype);
-  const bool include_initial = bool_arg(initial_h, info.name, "include_initial");
+  const bool include_initial = bool_arg(initial_h.ptr(), info.name, "include_initial");
   return wrap(maybe_without_gil(
       x, [&] { return scan(op, x, has_axis, a, has_dtype ? &dtype : nullptr, include_initial); }));
 }
@@ -87,7 +82,7 @@ void bind_statistical(pyb::module_& m) {
     const ReduceOpInfo& info = reduce_op_info(op);
     docs.push_back(std::string(info.name) + "(" + info.params + ")\n--\n\n" + info.summary);
     const char* doc = docs.back().c_str();
-    const bool has_dtype = std::string(info.params).find("dtype") != std::string::npos;
+    const bool has_dtype = info.out == ReduceOut::Accumulate;  // sum, prod, cumulative_*: the `dtype` argument
     switch (info.form) {
       case ReduceForm::Scan:
         m.def(info.name,

@@ -15,8 +15,8 @@ namespace {
 pyb::object reduce(pyb::handle x, pyb::handle axis, pyb::handle keepdims, bool is_all) {
   const char* fname = is_all ? "all" : "any";
   const Array& a = unwrap(x, is_all ? "all: x" : "any: x");
-  if (!PyBool_Check(keepdims.ptr())) throw TypeError(std::string(fname) + ": keepdims must be a bool");
-  return wrap(logical_reduce(a, reduction_axes_arg(axis.ptr(), a.ndim(), fname), keepdims.ptr() == Py_True, is_all));
+  const bool kd = bool_arg(keepdims.ptr(), fname, "keepdims");
+  return wrap(logical_reduce(a, reduction_axes_arg(axis.ptr(), a.ndim(), fname), kd, is_all));
 }
 
 }  // namespace

@@ -80,6 +80,14 @@ Array fold_keepdims(FoldOp op, const Array& x, const Dims& axes, const char* fna
   return out;
 }
 
+// The mean over `axes`, keepdims-shaped: the fold of add divided by the count (0/0 = NaN when
+// the count is 0, as the standard asks).
+Array mean_keepdims(const Array& x, const Dims& axes, int64_t count, const char* fname) {
+  Array out = fold_keepdims(FoldOp::Sum, x, axes, fname);
+  if (out.size() > 0) kernels_for(out, fname).divide(out, double(count));
+  return out;
+}
+
 Array drop_axes(const Array& out, const Dims& axes) {
   bool reduced[kMaxRank] = {};
   for (int64_t a : axes) reduced[a] = true;
@@ -140,15 +148,9 @@ Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, con
   Array out;
   switch (info.form) {
     case ReduceForm::Fold: out = fold_keepdims(info.fold, xc, axes, info.name); break;
-    case ReduceForm::Mean:
-      out = fold_keepdims(FoldOp::Sum, xc, axes, info.name);
-      if (out.size() > 0) kernels_for(out, info.name).divide(out, double(m));  // m == 0: 0/0 = NaN
-      break;
+    case ReduceForm::Mean: out = mean_keepdims(xc, axes, m, info.name); break;
     case ReduceForm::Moment: {
-      Array mean = fold_keepdims(FoldOp::Sum, xc, axes, info.name);
-      const ReductionKernels& k = kernels_for(xc, info.name);
-      if (mean.size() > 0) k.divide(mean, double(m));
-      const Array dev = elementwise(OpId::subtract, xc, mean);
+      const Array dev = elementwise(OpId::subtract, xc, mean_keepdims(xc, axes, m, info.name));
       Array sq;
       if (is_complex(compute.scalar)) {
         const Array re = elementwise(OpId::real, dev), im = elementwise(OpId::imag, dev);
@@ -159,7 +161,7 @@ Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, con
       out = fold_keepdims(FoldOp::Sum, sq, axes, info.name);
       const double dof = double(m) - correction;
       if (out.size() > 0) {
-        if (dof > 0) k.divide(out, dof);
+        if (dof > 0) kernels_for(out, info.name).divide(out, dof);
         else fill(out, Scalar::of_float(std::numeric_limits<double>::quiet_NaN()));
       }
       if (info.extra == 1) out = elementwise(OpId::sqrt, out);

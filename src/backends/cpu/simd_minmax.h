@@ -8,12 +8,17 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+
+#include "core/elementwise_functors.h"
 
 namespace dla::cpu {
 
+// The scalar step (lane merging and the tail) is the elementwise maximum/minimum itself.
 template <class T, bool IsMax>
 inline T minmax_scalar_step(T acc, T v) {
-  return ((IsMax ? v > acc : v < acc) || v != v) ? v : acc;
+  using F = std::conditional_t<IsMax, elem::MaximumF, elem::MinimumF>;
+  return F{}(acc, v);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
