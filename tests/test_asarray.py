@@ -125,3 +125,32 @@ def test_byte_swapped_numpy_array_is_refused_clearly():
 def test_strings_are_refused():
     with pytest.raises(TypeError, match="strings"):
         dl.asarray("123")
+
+
+# ---- NumPy scalars: values with a dtype -------------------------------------------------
+
+@pytest.mark.parametrize("value", [np.float32(1.5), np.int8(-3), np.uint64(2**64 - 1), np.complex64(1 - 2j),
+                                   np.bool_(True), np.float16(0.25)])
+def test_numpy_scalar_becomes_a_fresh_writable_array_of_its_dtype(value):
+    x = dl.asarray(value)
+    ref = np.asarray(value)
+    assert x.shape == () and str(x.dtype) == str(ref.dtype)
+    assert x.tolist() == ref.tolist()
+    x[()] = x  # writable: NumPy's np.asarray(np.float32(1.5)) is writable too
+
+
+def test_numpy_scalar_with_copy_false_is_refused():
+    with pytest.raises(ValueError, match="copy=False"):
+        dl.asarray(np.float32(1.5), copy=False)
+
+
+@pytest.mark.parametrize("seq", [
+    [np.int32(1)], [np.int32(1), 2], [np.int32(1), np.int16(2)], [np.float32(1), 2.0],
+    [np.int32(1), 2.5], [[np.complex64(1j)], [np.complex64(2)]], [np.uint8(1), np.int8(-1)],
+    [np.float32(1), np.float64(2)], [np.uint64(2**64 - 1)],
+])
+def test_sequences_of_numpy_scalars_take_numpy_dtypes(seq):
+    x = dl.asarray(seq)
+    ref = np.asarray(seq)
+    assert str(x.dtype) == str(ref.dtype)
+    assert x.tolist() == ref.tolist()

@@ -127,6 +127,18 @@ def test_transposed_device_array_to_host(fake, dtype):
     assert len(copies) == 1 and copies[0][3] == np.dtype(dtype).itemsize
 
 
+@pytest.mark.parametrize("device", ["rocm:1", "rocm_host:0"])
+def test_pickle_and_copy_of_a_device_array_come_back_on_its_device(fake, device):
+    import copy
+    import pickle
+
+    host = np.arange(12.0).reshape(3, 4)
+    x = dlarray.asarray(host, device=device).T
+    for y in (pickle.loads(pickle.dumps(x)), pickle.loads(pickle.dumps(x, protocol=2)), copy.deepcopy(x)):
+        assert str(y.device) == device and y.shape == (4, 3)
+        np.testing.assert_array_equal(np.from_dlpack(y.to_device("cpu")), host.T)
+
+
 def test_strided_copy_on_one_device_and_across_devices(fake):
     a = np.arange(24.0).reshape(4, 6)
     x = dlarray.asarray(a, device="rocm:0")

@@ -19,6 +19,7 @@
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/fill.h"
+#include "core/promotion.h"
 #include "core/runtime.h"
 #include "dlpack/copy_error.h"
 #include "dlpack/dlpack_py.h"
@@ -27,6 +28,8 @@ namespace dla::py {
 namespace {
 
 // ---- dtype inference for Python data -------------------------------------------------
+
+DType dtype_from_format(const char* fmt, Py_ssize_t itemsize);  // the buffer-protocol section below
 
 enum class PyKind { Bool = 0, Int = 1, Float = 2, Complex = 3 };
 
@@ -63,12 +66,60 @@ bool is_sequence(PyObject* o) { return PyList_Check(o) || PyTuple_Check(o); }
 
 struct SeqInfo {
   Dims shape;
-  PyKind kind = PyKind::Bool;
+  PyKind kind = PyKind::Bool;  // the widest kind of every leaf
   bool any_leaf = false;
-  DType array_dtype;        // dtype of Array leaves, when all leaves are arrays of one dtype
+  // Typed leaves (Arrays, NumPy scalars) promote among themselves and with the default dtype of
+  // the Python scalars beside them, as NumPy's array coercion does: [np.int32(1)] is int32,
+  // [np.int32(1), 2] int64. Kinds the promotion table does not join fall back to `kind`'s default.
+  DType array_dtype;
   bool saw_array = false;
-  bool mixed_array = false;
+  bool mixed_array = false;  // typed leaves with no promoted dtype
+  bool saw_python = false;
+  PyKind python_kind = PyKind::Bool;
 };
+
+void note_typed_leaf(SeqInfo& info, const DType& d) {
+  if (!info.saw_array) {
+    info.array_dtype = d;
+  } else if (d != info.array_dtype) {
+    const ScalarType p = promote_types_or_none(info.array_dtype.scalar, d.scalar);
+    if (p == ScalarType::Other) info.mixed_array = true;
+    else info.array_dtype = DType::of(p);
+  }
+  info.saw_array = true;
+  PyKind k = kind_of_dtype(d);
+  if (k > info.kind) info.kind = k;
+}
+
+// The dtype the leaves of a nested sequence ask for (given no `dtype` argument).
+DType sequence_dtype(const SeqInfo& info) {
+  if (!info.any_leaf) return default_for(PyKind::Float);  // no elements at all: NumPy's float64
+  if (!info.saw_array || info.mixed_array) return default_for(info.kind);
+  if (!info.saw_python) return info.array_dtype;
+  const ScalarType p = promote_types_or_none(info.array_dtype.scalar, default_for(info.python_kind).scalar);
+  return p == ScalarType::Other ? default_for(info.kind) : DType::of(p);
+}
+
+// NumPy scalars (np.float32(1.5)) are immutable numbers that also export a read-only 0-d
+// buffer; that buffer's format is their dtype. False for everything else.
+bool typed_number_dtype(PyObject* o, DType* out) {
+  if (!PyObject_CheckBuffer(o) || !PyNumber_Check(o)) return false;
+  Py_buffer v;
+  if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) != 0) {
+    PyErr_Clear();
+    return false;
+  }
+  bool ok = v.ndim == 0;
+  if (ok) {
+    try {
+      *out = dtype_from_format(v.format, v.itemsize);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  PyBuffer_Release(&v);
+  return ok;
+}
 
 void scan(PyObject* o, int depth, SeqInfo& info) {
   if (depth > kMaxRank) throw ValueError("asarray: nested sequence is deeper than 64 levels");
@@ -95,18 +146,19 @@ void scan(PyObject* o, int depth, SeqInfo& info) {
       }
     }
     if (info.shape.size() != depth + a->ndim()) throw ValueError("asarray: inhomogeneous nested sequence");
-    if (info.saw_array && a->dtype() != info.array_dtype) info.mixed_array = true;
-    info.array_dtype = a->dtype();
-    info.saw_array = true;
-    PyKind k = kind_of_dtype(a->dtype());
-    if (k > info.kind) info.kind = k;
+    note_typed_leaf(info, a->dtype());
     info.any_leaf = true;
     return;
   }
   if (info.shape.size() != depth) throw ValueError("asarray: inhomogeneous nested sequence (ragged depth)");
   info.any_leaf = true;
   if (!is_python_scalar(o)) {
-    // Objects that behave like numbers (NumPy scalars) are taken by value.
+    // Objects that behave like numbers are taken by value; NumPy scalars also bring their dtype.
+    DType typed;
+    if (typed_number_dtype(o, &typed)) {
+      note_typed_leaf(info, typed);
+      return;
+    }
     if (PyIndex_Check(o)) {
       if (info.kind < PyKind::Int) info.kind = PyKind::Int;
       return;
@@ -121,6 +173,8 @@ void scan(PyObject* o, int depth, SeqInfo& info) {
   }
   PyKind k = kind_of_scalar(o);
   if (k > info.kind) info.kind = k;
+  if (k > info.python_kind) info.python_kind = k;
+  info.saw_python = true;
 }
 
 Scalar element_value(PyObject* o) {
@@ -165,11 +219,7 @@ Array from_sequence(PyObject* obj, const DType* dtype) {
   // PySequence_Fast on every level would copy tuples; lists and tuples are walked directly.
   SeqInfo info;
   scan(obj, 0, info);
-  DType dt = dtype ? *dtype
-             : (info.saw_array && !info.mixed_array && kind_of_dtype(info.array_dtype) == info.kind)
-                 ? info.array_dtype
-             : info.any_leaf ? default_for(info.kind)
-                             : default_for(PyKind::Float);  // no elements at all: NumPy's float64
+  DType dt = dtype ? *dtype : sequence_dtype(info);
   Array out = Array::empty(info.shape, dt, Device{});
   if (out.size() > 0) fill_from(obj, out, 0, out.data());
   return out;
@@ -317,6 +367,14 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
       // still be readable through the buffer protocol below; anything else propagates.
       if (!e.matches(PyExc_BufferError) || !PyObject_CheckBuffer(o)) throw;
     }
+  }
+
+  DType typed;
+  if (typed_number_dtype(o, &typed)) {
+    // A NumPy scalar is a value, like a Python scalar: a fresh writable array, never a view
+    // of the scalar's read-only bytes (as np.asarray(np.float32(1.5)) is writable).
+    if (copy == 0) throw CopyForbidden("asarray: copy=False but a scalar must be copied into an array");
+    return finish({}, copy_to(from_buffer(o), Device{}), dtype, device, -1, true);
   }
 
   if (PyObject_CheckBuffer(o) && !is_sequence(o)) {
