@@ -173,7 +173,7 @@ except ImportError as _e:  # not built, or no ROCm on this machine: the rocm dev
     rocm.backend_import_error = _e
 
 __array_api_version__ = "2025.12"
-__version__ = "0.1.0"
+from ._version import __version__
 
 
 def _dtype_from_name(name):
