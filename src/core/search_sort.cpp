@@ -123,6 +123,7 @@ Array arg_extreme(SearchSortOpId op, const Array& x, bool has_axis, int64_t axis
 
 Array count_nonzero(const Array& x, const Dims& axes, bool keepdims) {
   check_dtype(search_sort_op_info(SearchSortOpId::count_nonzero), x, "x");
+  kernels_for(x, "count_nonzero");  // a device without this table's kernels is refused by this name
   // A nonzero test (complex: either part; NaN is nonzero) is the cast to bool; the count is
   // the int64 sum of those, which the reduction kernels already do on every device.
   const DType b = DType::of(ScalarType::Bool);

@@ -50,12 +50,12 @@ struct RowWalker {
 };
 
 // Sorts rows [rb, re) of x along axis into values and/or indices (row-major, x's shape).
-template <class T>
+// I: the index type carried through the passes (32 bits whenever the row allows: less to move).
+template <class T, class I>
 void sort_rows(const Array& values, const Array& indices, const Array& x, int axis, bool descending, int64_t rb,
                int64_t re, bool threads_inside) {
   using OK = OrderKey<T>;
   using K = typename OK::K;
-  using I = uint64_t;
   const int64_t len = x.shape(axis), xs = x.stride(axis);
   int64_t inner = 1;  // the output's stride along axis
   for (int d = axis + 1; d < x.ndim(); ++d) inner *= x.shape(d);
@@ -106,22 +106,21 @@ void sort_kernel(const Array& values, const Array& indices, const Array& x, int 
   visit_scalar(x.dtype().scalar, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const int64_t len = x.shape(axis), rows = x.size() / len;
-    if (rows == 1 || x.size() < 2 * kGrainSize) {
-      sort_rows<T>(values, indices, x, axis, descending, 0, rows, rows == 1);
-      return;
-    }
-    parallel_for(rows, std::max<int64_t>(1, kGrainSize / len),
-                 [&](int64_t b, int64_t e) { sort_rows<T>(values, indices, x, axis, descending, b, e, false); });
+    auto run = [&](int64_t b, int64_t e, bool threads_inside) {
+      if (len <= int64_t(UINT32_MAX)) sort_rows<T, uint32_t>(values, indices, x, axis, descending, b, e, threads_inside);
+      else sort_rows<T, uint64_t>(values, indices, x, axis, descending, b, e, threads_inside);
+    };
+    if (rows == 1 || x.size() < 2 * kGrainSize) return run(0, rows, rows == 1);
+    parallel_for(rows, std::max<int64_t>(1, kGrainSize / len), [&](int64_t b, int64_t e) { run(b, e, false); });
   });
 }
 
 // ---- unique ---------------------------------------------------------------------------------
 
-template <class T>
+template <class T, class I>
 UniqueParts unique_typed(const Array& x, int parts) {
   using OK = OrderKey<T>;
   using K = typename OK::K;
-  using I = uint64_t;
   const Array c = x.is_c_contiguous() ? x : ascontiguous(x);
   const T* xv = reinterpret_cast<const T*>(c.data());
   const int64_t n = c.size();
@@ -242,7 +241,7 @@ void cpu_sort(const Array& values, const Array& indices, const Array& x, int axi
 UniqueParts cpu_unique(const Array& x, int parts) {
   return visit_scalar(x.dtype().scalar, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return unique_typed<T>(x, parts);
+    return x.size() <= int64_t(UINT32_MAX) ? unique_typed<T, uint32_t>(x, parts) : unique_typed<T, uint64_t>(x, parts);
   });
 }
 
