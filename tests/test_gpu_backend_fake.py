@@ -504,3 +504,16 @@ def test_pinned_memory_of_another_index_is_ordered(fake):
         y = p.to_device("rocm:1")  # the pinned source's index-0 stream is waited for
         assert [e[:4] for e in ops(fake, "record", "wait")] == [("record", 0, 0, 0), ("wait", 1, s1.handle, 0)]
     np.testing.assert_array_equal(host(y), np.arange(6))
+
+
+# ---- functions without GPU kernels yet ---------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda x: dlarray.sort(x), lambda x: dlarray.argsort(x), lambda x: dlarray.argmax(x),
+    lambda x: dlarray.argmin(x, axis=0), lambda x: dlarray.count_nonzero(x), lambda x: dlarray.nonzero(x),
+    lambda x: dlarray.searchsorted(x, x), lambda x: dlarray.searchsorted(x, 1.0), lambda x: dlarray.isin(x, x),
+    lambda x: dlarray.unique_values(x), lambda x: dlarray.unique_all(x)])
+def test_search_sort_functions_refuse_device_arrays_cleanly(fake, call):
+    x = dlarray.asarray(np.array([3.0, 1.0, 2.0]), device="rocm:0")
+    with pytest.raises(NotImplementedError, match="rocm:0"):
+        call(x)

@@ -161,6 +161,23 @@ from ._core import (  # indexing, manipulation and the remaining creation functi
     triu,
     zeros_like,
 )
+from ._core import (  # searching, sorting and set functions (src/core/search_sort_ops.h)
+    argmax,
+    argmin,
+    count_nonzero,
+    nonzero,
+    searchsorted,
+    argsort,
+    sort,
+    isin,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+    UniqueAllResult,
+    UniqueCountsResult,
+    UniqueInverseResult,
+)
 from ._info import __array_namespace_info__  # noqa: F401
 from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
 from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)

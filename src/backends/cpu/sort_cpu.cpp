@@ -1,0 +1,255 @@
+// sort_cpu.cpp — the CPU kernels that sort: sort/argsort along an axis, unique, isin.
+//
+// A row along the sorted axis is gathered straight from x (any strides, no transposed copy)
+// into a contiguous buffer of order keys (order_keys.h), radix-sorted (radix_sort.h) and
+// scattered into the row-major output. Rows are independent: many rows run on the thread
+// pool, one long row sorts with threads inside its passes.
+#include <algorithm>
+#include <complex>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/order_keys.h"
+#include "backends/cpu/parallel.h"
+#include "backends/cpu/radix_sort.h"
+#include "backends/cpu/search_sort_cpu.h"
+#include "core/copy.h"
+#include "core/dispatch.h"
+#include "core/errors.h"
+
+namespace dla::cpu {
+namespace {
+
+template <class T>
+std::unique_ptr<T[]> buffer(int64_t n) {
+  return std::unique_ptr<T[]>(new T[size_t(std::max<int64_t>(n, 1))]);
+}
+
+// Element offset in x of row r of the sort along `axis` (rows enumerate the other axes in
+// row-major order, as the row-major output does).
+struct RowWalker {
+  int ndim = 0;
+  int64_t shape[kMaxRank], stride[kMaxRank];  // the other axes
+  explicit RowWalker(const Array& x, int axis) {
+    for (int d = 0; d < x.ndim(); ++d)
+      if (d != axis) {
+        shape[ndim] = x.shape(d);
+        stride[ndim] = x.stride(d);
+        ++ndim;
+      }
+  }
+  int64_t offset(int64_t r) const {
+    int64_t off = 0;
+    for (int d = ndim - 1; d >= 0; --d) {
+      off += (r % shape[d]) * stride[d];
+      r /= shape[d];
+    }
+    return off;
+  }
+};
+
+// Sorts rows [rb, re) of x along axis into values and/or indices (row-major, x's shape).
+// I: the index type carried through the passes (32 bits whenever the row allows: less to move).
+template <class T, class I>
+void sort_rows(const Array& values, const Array& indices, const Array& x, int axis, bool descending, int64_t rb,
+               int64_t re, bool threads_inside) {
+  using OK = OrderKey<T>;
+  using K = typename OK::K;
+  const int64_t len = x.shape(axis), xs = x.stride(axis);
+  int64_t inner = 1;  // the output's stride along axis
+  for (int d = axis + 1; d < x.ndim(); ++d) inner *= x.shape(d);
+  const RowWalker walk(x, axis);
+  const T* xbase = reinterpret_cast<const T*>(x.data());
+  T* vbase = values.storage() ? reinterpret_cast<T*>(values.data()) : nullptr;
+  int64_t* ibase = indices.storage() ? reinterpret_cast<int64_t*>(indices.data()) : nullptr;
+  auto keys = buffer<K>(len), ktmp = buffer<K>(len);
+  std::unique_ptr<I[]> idx, itmp;
+  for (int64_t r = rb; r < re; ++r) {
+    const T* xr = xbase + walk.offset(r);
+    const int64_t out0 = (r / inner) * len * inner + r % inner;  // row r's first output element
+    bool exact = true;
+    for (int64_t i = 0; i < len; ++i) {
+      const T v = xr[i * xs];
+      const K k = OK::of(v);
+      keys[size_t(i)] = descending ? K(~k) : k;
+      if constexpr (OK::kHasNan) exact = exact && OK::exact(v);
+    }
+    // Values come back from the keys alone unless -0 or an unusual NaN must keep its bits;
+    // then the row is sorted with its indices and the exact elements are moved.
+    const bool with_idx = ibase || !exact;
+    if (with_idx) {
+      if (!idx) {
+        idx = buffer<I>(len);
+        itmp = buffer<I>(len);
+      }
+      for (int64_t i = 0; i < len; ++i) idx[size_t(i)] = I(i);
+      radix_sort<K, I, true>(keys.get(), idx.get(), ktmp.get(), itmp.get(), len, threads_inside);
+    } else {
+      radix_sort<K, I, false>(keys.get(), nullptr, ktmp.get(), nullptr, len, threads_inside);
+    }
+    if (ibase)
+      for (int64_t i = 0; i < len; ++i) ibase[out0 + i * inner] = int64_t(idx[size_t(i)]);
+    if (vbase) {
+      if (with_idx) {
+        for (int64_t i = 0; i < len; ++i) vbase[out0 + i * inner] = xr[int64_t(idx[size_t(i)]) * xs];
+      } else {
+        for (int64_t i = 0; i < len; ++i)
+          vbase[out0 + i * inner] = OK::value(descending ? K(~keys[size_t(i)]) : keys[size_t(i)]);
+      }
+    }
+  }
+}
+
+void sort_kernel(const Array& values, const Array& indices, const Array& x, int axis, bool descending) {
+  if (!x.dtype().computes()) throw TypeError("sort: storage-only dtype " + x.dtype().name());
+  visit_scalar(x.dtype().scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const int64_t len = x.shape(axis), rows = x.size() / len;
+    auto run = [&](int64_t b, int64_t e, bool threads_inside) {
+      if (len <= int64_t(UINT32_MAX)) sort_rows<T, uint32_t>(values, indices, x, axis, descending, b, e, threads_inside);
+      else sort_rows<T, uint64_t>(values, indices, x, axis, descending, b, e, threads_inside);
+    };
+    if (rows == 1 || x.size() < 2 * kGrainSize) return run(0, rows, rows == 1);
+    parallel_for(rows, std::max<int64_t>(1, kGrainSize / len), [&](int64_t b, int64_t e) { run(b, e, false); });
+  });
+}
+
+// ---- unique ---------------------------------------------------------------------------------
+
+template <class T, class I>
+UniqueParts unique_typed(const Array& x, int parts) {
+  using OK = OrderKey<T>;
+  using K = typename OK::K;
+  const Array c = x.is_c_contiguous() ? x : ascontiguous(x);
+  const T* xv = reinterpret_cast<const T*>(c.data());
+  const int64_t n = c.size();
+  const bool with_idx = parts & (kUniqueIndices | kUniqueInverse);
+  auto keys = buffer<K>(n), ktmp = buffer<K>(n);
+  for (int64_t i = 0; i < n; ++i) keys[size_t(i)] = OK::of(xv[i]);
+  std::unique_ptr<I[]> idx;
+  if (with_idx) {
+    idx = buffer<I>(n);
+    auto itmp = buffer<I>(n);
+    for (int64_t i = 0; i < n; ++i) idx[size_t(i)] = I(i);
+    radix_sort<K, I, true>(keys.get(), idx.get(), ktmp.get(), itmp.get(), n);
+  } else {
+    radix_sort<K, I, false>(keys.get(), nullptr, ktmp.get(), nullptr, n);
+  }
+  ktmp.reset();
+  // A run of equal keys is one value; NaN keys (and complex keys with a NaN part) never join
+  // a run, as NaN equals nothing.
+  auto starts_run = [&](int64_t i) {
+    return i == 0 || keys[size_t(i)] != keys[size_t(i - 1)] || OK::is_nan(keys[size_t(i)]);
+  };
+  int64_t u = 0;
+  for (int64_t i = 0; i < n; ++i) u += starts_run(i) ? 1 : 0;
+  const DType index = DType::of(ScalarType::Int64);
+  UniqueParts r;
+  r.values = Array::empty(Dims{u}, x.dtype(), x.device());
+  if (parts & kUniqueIndices) r.indices = Array::empty(Dims{u}, index, x.device());
+  if (parts & kUniqueCounts) r.counts = Array::empty(Dims{u}, index, x.device());
+  if (parts & kUniqueInverse) r.inverse = Array::empty(Dims{n}, index, x.device());
+  T* values = reinterpret_cast<T*>(r.values.data());
+  int64_t* first = r.indices.storage() ? reinterpret_cast<int64_t*>(r.indices.data()) : nullptr;
+  int64_t* counts = r.counts.storage() ? reinterpret_cast<int64_t*>(r.counts.data()) : nullptr;
+  int64_t* inverse = r.inverse.storage() ? reinterpret_cast<int64_t*>(r.inverse.data()) : nullptr;
+  int64_t j = -1, run_begin = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (starts_run(i)) {
+      if (j >= 0 && counts) counts[j] = i - run_begin;
+      ++j;
+      run_begin = i;
+      // With indices, the run's first element is x's first occurrence (the sort is stable):
+      // its exact value is kept (-0 when -0 came first).
+      values[j] = with_idx ? xv[idx[size_t(i)]] : OK::value(keys[size_t(i)]);
+      if (first) first[j] = int64_t(idx[size_t(i)]);
+    }
+    if (inverse) inverse[idx[size_t(i)]] = j;
+  }
+  if (counts) counts[j] = n - run_begin;
+  return r;
+}
+
+// ---- isin -------------------------------------------------------------------------------------
+
+// Integer x2 spanning at most this many values relative to the inputs' sizes is looked up in a
+// table of flags (NumPy's "table" method), otherwise in x2's sorted keys.
+constexpr int64_t kTableSlack = 1 << 16;
+
+template <class T>
+void isin_typed(const Array& out, const Array& x1, const Array& x2, bool invert) {
+  using OK = OrderKey<T>;
+  using K = typename OK::K;
+  const Array a = x1.is_c_contiguous() ? x1 : ascontiguous(x1);
+  const Array b = x2.is_c_contiguous() ? x2 : ascontiguous(x2);
+  const T* av = reinterpret_cast<const T*>(a.data());
+  const T* bv = reinterpret_cast<const T*>(b.data());
+  const int64_t n1 = a.size(), n2 = b.size();
+  bool* o = reinterpret_cast<bool*>(out.data());
+  if (n2 == 0) {
+    std::fill(o, o + n1, invert);
+    return;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    K lo = OK::of(bv[0]), hi = lo;
+    for (int64_t i = 1; i < n2; ++i) {
+      const K k = OK::of(bv[i]);
+      lo = std::min(lo, k);
+      hi = std::max(hi, k);
+    }
+    const uint64_t span = uint64_t(hi - lo);
+    if (span < uint64_t(4 * (n1 + n2) + kTableSlack)) {
+      std::vector<uint8_t> table(size_t(span) + 1, 0);
+      for (int64_t i = 0; i < n2; ++i) table[size_t(OK::of(bv[i]) - lo)] = 1;
+      parallel_for(n1, kGrainSize, [&](int64_t s, int64_t e) {
+        for (int64_t i = s; i < e; ++i) {
+          const K k = OK::of(av[i]);
+          const bool hit = k >= lo && k <= hi && table[size_t(k - lo)];
+          o[i] = hit != invert;
+        }
+      });
+      return;
+    }
+  }
+  auto keys = buffer<K>(n2), ktmp = buffer<K>(n2);
+  for (int64_t i = 0; i < n2; ++i) keys[size_t(i)] = OK::of(bv[i]);
+  radix_sort<K, uint64_t, false>(keys.get(), nullptr, ktmp.get(), nullptr, n2);
+  ktmp.reset();
+  parallel_for(n1, kGrainSize, [&](int64_t s, int64_t e) {
+    constexpr int64_t B = 1024;
+    K q[B];
+    int64_t pos[B];
+    for (int64_t i0 = s; i0 < e; i0 += B) {
+      const int64_t m = std::min(B, e - i0);
+      for (int64_t j = 0; j < m; ++j) q[j] = OK::of(av[i0 + j]);
+      lower_bounds<K, false>(keys.get(), n2, q, m, pos);
+      for (int64_t j = 0; j < m; ++j) {
+        const bool hit = pos[j] < n2 && keys[size_t(pos[j])] == q[j] && !OK::is_nan(q[j]);
+        o[i0 + j] = hit != invert;
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void cpu_sort(const Array& values, const Array& indices, const Array& x, int axis, bool descending) {
+  sort_kernel(values, indices, x, axis, descending);
+}
+
+UniqueParts cpu_unique(const Array& x, int parts) {
+  return visit_scalar(x.dtype().scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return x.size() <= int64_t(UINT32_MAX) ? unique_typed<T, uint32_t>(x, parts) : unique_typed<T, uint64_t>(x, parts);
+  });
+}
+
+void cpu_isin(const Array& out, const Array& x1, const Array& x2, bool invert) {
+  visit_scalar(x1.dtype().scalar, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    isin_typed<T>(out, x1, x2, invert);
+  });
+}
+
+}  // namespace dla::cpu
