@@ -22,5 +22,6 @@ void bind_indexing(pyb::module_& m);      // py_indexing.cpp (Array.__getitem__/
 void bind_manipulation(pyb::module_& m);  // py_manipulation.cpp
 void bind_creation_derived(pyb::module_& m);  // py_creation_derived.cpp (*_like, eye, linspace, ...)
 void bind_gpu(pyb::module_& m);           // py_gpu.cpp (dlarray.cuda / dlarray.rocm streams)
+void bind_linalg(pyb::module_& m);        // py_linalg.cpp (matmul, the LAPACK entries of dlarray.linalg)
 
 }  // namespace dla::py

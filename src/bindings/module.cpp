@@ -36,4 +36,5 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_manipulation(m);
   dla::py::bind_creation_derived(m);
   dla::py::bind_gpu(m);
+  dla::py::bind_linalg(m);
 }
