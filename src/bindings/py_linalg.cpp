@@ -7,11 +7,13 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <vector>
 
 #include "bindings/bindings.h"
 #include "bindings/py_args.h"
 #include "bindings/py_array.h"
 #include "bindings/py_elementwise.h"
+#include "bindings/py_errors.h"
 #include "core/linalg.h"
 
 namespace dla::py {
@@ -57,6 +59,114 @@ const char* doc_of(LinalgOpId id, const char* python_name) {
   return d.c_str();
 }
 
+// LAPACK work grows as n^3: release the GIL from a small input size on.
+constexpr int64_t kLapackReleaseGilFrom = 1024;
+
+template <class F>
+auto without_gil_if_large(const Array& x, F&& f) -> decltype(f()) {
+  if (x.size() >= kLapackReleaseGilFrom) {
+    pyb::gil_scoped_release nogil;
+    return f();
+  }
+  return f();
+}
+
+pyb::tuple as_tuple(const std::vector<Array>& parts) {
+  pyb::tuple t(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) t[i] = wrap(parts[i]);
+  return t;
+}
+
+// The LAPACK forms of one argument x (and their options), under dlarray._core._linalg.
+void bind_lapack_forms(pyb::module_& la) {
+  using pyb::arg;
+  la.def(
+      "cholesky",
+      [](pyb::handle x, pyb::handle upper) {
+        const Array& a = unwrap(x, "cholesky: x");
+        const bool up = bool_arg(upper.ptr(), "cholesky", "upper");
+        return wrap(without_gil_if_large(a, [&] { return cholesky(a, up); }));
+      },
+      arg("x"), pyb::pos_only(), pyb::kw_only(), arg("upper") = false, doc_of(LinalgOpId::cholesky, "cholesky"));
+  la.def(
+      "inv", [](pyb::handle x) {
+        const Array& a = unwrap(x, "inv: x");
+        return wrap(without_gil_if_large(a, [&] { return inv(a); }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::inv, "inv"));
+  la.def(
+      "det", [](pyb::handle x) {
+        const Array& a = unwrap(x, "det: x");
+        return wrap(without_gil_if_large(a, [&] { return det(a); }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::det, "det"));
+  la.def(
+      "solve",
+      [](pyb::handle x1, pyb::handle x2) {
+        const Array& a = unwrap(x1, "solve: x1");
+        const Array& b = unwrap(x2, "solve: x2");
+        return wrap(without_gil_if_large(a, [&] { return solve(a, b); }));
+      },
+      arg("x1"), arg("x2"), pyb::pos_only(), doc_of(LinalgOpId::solve, "solve"));
+  la.def(
+      "svdvals", [](pyb::handle x) {
+        const Array& a = unwrap(x, "svdvals: x");
+        return wrap(without_gil_if_large(a, [&] { return svd(a, false, false)[0]; }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::svdvals, "svdvals"));
+  la.def(
+      "eigvalsh", [](pyb::handle x) {
+        const Array& a = unwrap(x, "eigvalsh: x");
+        return wrap(without_gil_if_large(a, [&] { return eigh(a, false)[0]; }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::eigvalsh, "eigvalsh"));
+  la.def(
+      "eigvals", [](pyb::handle x) {
+        const Array& a = unwrap(x, "eigvals: x");
+        return wrap(without_gil_if_large(a, [&] { return eig(a, false)[0]; }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::eigvals, "eigvals"));
+  // Tuple results: python/dlarray/linalg.py makes them the standard's named tuples.
+  la.def(
+      "_slogdet", [](pyb::handle x) {
+        const Array& a = unwrap(x, "slogdet: x");
+        return as_tuple(without_gil_if_large(a, [&] { return slogdet(a); }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::slogdet, "_slogdet"));
+  la.def(
+      "_eigh", [](pyb::handle x) {
+        const Array& a = unwrap(x, "eigh: x");
+        return as_tuple(without_gil_if_large(a, [&] { return eigh(a, true); }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::eigh, "_eigh"));
+  la.def(
+      "_eig", [](pyb::handle x) {
+        const Array& a = unwrap(x, "eig: x");
+        return as_tuple(without_gil_if_large(a, [&] { return eig(a, true); }));
+      },
+      arg("x"), pyb::pos_only(), doc_of(LinalgOpId::eig, "_eig"));
+  la.def(
+      "_qr",
+      [](pyb::handle x, bool complete) {
+        const Array& a = unwrap(x, "qr: x");
+        return as_tuple(without_gil_if_large(a, [&] { return qr(a, complete); }));
+      },
+      arg("x"), arg("complete"), "_qr(x, complete)\n--\n\nQ and R (complete: Q is M x M).");
+  la.def(
+      "_svd",
+      [](pyb::handle x, bool full_matrices) {
+        const Array& a = unwrap(x, "svd: x");
+        return as_tuple(without_gil_if_large(a, [&] { return svd(a, full_matrices, true); }));
+      },
+      arg("x"), arg("full_matrices"), "_svd(x, full_matrices)\n--\n\nU, S, Vh.");
+  la.def(
+      "diagonal",
+      [](pyb::handle x, pyb::handle offset) {
+        return wrap(diagonal(unwrap(x, "diagonal: x"), int_arg(offset.ptr(), "diagonal", "offset")));
+      },
+      arg("x"), pyb::pos_only(), pyb::kw_only(), arg("offset") = 0, doc_of(LinalgOpId::diagonal, "diagonal"));
+}
+
 }  // namespace
 
 Array run_matmul(const Array& x1, const Array& x2) {
@@ -74,12 +184,9 @@ void bind_linalg(pyb::module_& m) {
       "matmul",
       [](pyb::handle x1, pyb::handle x2) { return wrap(run_matmul(unwrap(x1, "matmul: x1"), unwrap(x2, "matmul: x2"))); },
       arg("x1"), arg("x2"), pyb::pos_only(), doc_of(LinalgOpId::matmul, "matmul"));
-  m.def(
-      "_linalg_diagonal",
-      [](pyb::handle x, pyb::handle offset) {
-        return wrap(diagonal(unwrap(x, "diagonal: x"), int_arg(offset.ptr(), "diagonal", "offset")));
-      },
-      arg("x"), pyb::pos_only(), pyb::kw_only(), arg("offset") = 0, doc_of(LinalgOpId::diagonal, "diagonal"));
+  pyb::module_ la = m.def_submodule("_linalg", "The C++ entries of dlarray.linalg (see python/dlarray/linalg.py).");
+  init_linalg_error(la.ptr());
+  bind_lapack_forms(la);
   m.def(
       "_linalg_ops",
       []() {

@@ -17,6 +17,8 @@
 
 namespace dla::cpu {
 
+void lapack_cpu(const LapackJob& job);  // lapack_cpu.cpp (the LAPACK forms)
+
 namespace {
 
 using blas::lint;
@@ -152,7 +154,7 @@ void matmul_cpu(const Array& out, const Array& a, const Array& b) {
   });
 }
 
-const LinalgKernels kCpuLinalgKernels{&matmul_cpu, nullptr};
+const LinalgKernels kCpuLinalgKernels{&matmul_cpu, &lapack_cpu};
 
 struct Registrar {
   Registrar() { register_linalg_kernels(DeviceKind::CPU, &kCpuLinalgKernels); }
