@@ -198,9 +198,11 @@ Array inv(const Array& x) {
   const ScalarType t = float_dtype(x.dtype(), "inv");
   const int64_t n = x.shape(x.ndim() - 1);
   Array a = fortran_copy(x, batch, t);
+  Array out = fortran_buffer(batch, n, n, t, x.device());
   LapackJob job = job_for(LinalgOpId::inv, t, batch, n, n, a);
+  set_out(job, 0, out, n * n);
   run_lapack(job, x, batch, "inv");
-  return matrices_of(a);
+  return matrices_of(out);
 }
 
 Array solve(const Array& x1, const Array& x2) {

@@ -59,7 +59,7 @@ enum class LinalgOut : uint8_t {
     "Eigenvalues of general square matrices (complex).")                                                       \
   X(eigvalsh, Extension, Lapack, kKindNumeric, RealFloat, "?syevd/?heevd", DLA_LA_1,                            \
     "Eigenvalues (ascending, real) of Hermitian matrices (lower triangle read).")                               \
-  X(inv, Extension, Lapack, kKindNumeric, Float, "?getrf+?getri", DLA_LA_1, "Inverse of square matrices.")    \
+  X(inv, Extension, Lapack, kKindNumeric, Float, "?gesv (against I)", DLA_LA_1, "Inverse of square matrices.")    \
   X(matmul, Both, Blas, kKindNumeric, Promoted, "?gemm/?gemv", "x1, x2, /",                                     \
     "Matrix product with broadcasting stacks; 1-D operands become a row or a column.")                         \
   X(matrix_norm, Extension, Composed, kKindNumeric, RealFloat, "", "x, /, *, keepdims=False, ord='fro'",        \

@@ -41,8 +41,6 @@ DLA_GEMM(z, cdouble, const void*)
 #define DLA_LAPACK_COMMON(p, T)                                                                              \
   void scipy_##p##potrf_64_(const char* uplo, const lint* n, T* a, const lint* lda, lint* info, size_t);     \
   void scipy_##p##getrf_64_(const lint* m, const lint* n, T* a, const lint* lda, lint* ipiv, lint* info);   \
-  void scipy_##p##getri_64_(const lint* n, T* a, const lint* lda, const lint* ipiv, T* work, const lint* lwork, \
-                            lint* info);                                                                     \
   void scipy_##p##gesv_64_(const lint* n, const lint* nrhs, T* a, const lint* lda, lint* ipiv, T* b,          \
                            const lint* ldb, lint* info);                                                     \
   void scipy_##p##geqrf_64_(const lint* m, const lint* n, T* a, const lint* lda, T* tau, T* work,            \
