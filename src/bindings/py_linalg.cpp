@@ -1,7 +1,7 @@
 // py_linalg.cpp — the C++ entries of linalg_ops.h as Python functions: `matmul` in the
-// namespace, the LAPACK forms and the diagonal view in `_core` under `_linalg_<name>` (wrapped
-// by python/dlarray/linalg.py, which adds named tuples and the composed functions), and
-// _linalg_ops() (the declaration table, for the tests and linalg.py).
+// namespace; the LAPACK forms, the diagonal view and LinAlgError in the submodule
+// `_core._linalg` (re-exported by python/dlarray/linalg.py, which adds the named tuples and the
+// composed functions); and _linalg_ops(), the declaration table, for the tests.
 #include "bindings/py_linalg.h"
 
 #include <pybind11/pybind11.h>
