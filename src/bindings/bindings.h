@@ -26,5 +26,6 @@ void bind_pickle(pyb::module_& m);        // py_pickle.cpp (the bytes behind pic
 void bind_searching(pyb::module_& m);     // py_searching.cpp (argmax, argmin, count_nonzero, nonzero, searchsorted)
 void bind_sorting(pyb::module_& m);       // py_sorting.cpp (argsort, sort)
 void bind_sets(pyb::module_& m);          // py_sets.cpp (isin, unique_*)
+void bind_linalg(pyb::module_& m);        // py_linalg.cpp (matmul, the LAPACK entries of dlarray.linalg)
 
 }  // namespace dla::py

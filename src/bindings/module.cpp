@@ -40,4 +40,5 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_searching(m);
   dla::py::bind_sorting(m);
   dla::py::bind_sets(m);
+  dla::py::bind_linalg(m);
 }

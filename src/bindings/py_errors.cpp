@@ -7,11 +7,13 @@
 #include <new>
 
 #include "core/errors.h"
+#include "core/linalg.h"
 #include "dlpack/copy_error.h"
 
 namespace dla::py {
 namespace {
 PyObject* g_copy_error = nullptr;
+PyObject* g_linalg_error = nullptr;
 }
 
 PyObject* copy_error_type() { return g_copy_error; }
@@ -27,6 +29,15 @@ void init_copy_error(PyObject* module) {
   if (g_copy_error) PyModule_AddObjectRef(module, "CopyError", g_copy_error);
 }
 
+void init_linalg_error(PyObject* module) {
+  g_linalg_error = PyErr_NewExceptionWithDoc(
+      "dlarray.linalg.LinAlgError",
+      "A linear algebra routine failed: a singular matrix (inv, solve), one that is not positive "
+      "definite (cholesky), or no convergence (eig, eigh, svd). A ValueError, as NumPy's.",
+      PyExc_ValueError, nullptr);
+  if (g_linalg_error) PyModule_AddObjectRef(module, "LinAlgError", g_linalg_error);
+}
+
 void set_python_error_from_current() noexcept {
   try {
     throw;
@@ -38,6 +49,8 @@ void set_python_error_from_current() noexcept {
     PyErr_SetString(g_copy_error ? g_copy_error : PyExc_BufferError, e.what());
   } catch (const BufferError& e) {
     PyErr_SetString(PyExc_BufferError, e.what());
+  } catch (const LinAlgError& e) {
+    PyErr_SetString(g_linalg_error ? g_linalg_error : PyExc_ValueError, e.what());
   } catch (const ValueError& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const TypeError& e) {

@@ -14,6 +14,9 @@ namespace dla::py {
 PyObject* copy_error_type();
 void init_copy_error(PyObject* module);
 
+// dlarray.linalg.LinAlgError (a ValueError, as NumPy's): a failed factorization.
+void init_linalg_error(PyObject* module);
+
 // Sets the Python error for the exception being handled (call inside catch(...)).
 void set_python_error_from_current() noexcept;
 

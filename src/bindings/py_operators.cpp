@@ -15,6 +15,7 @@
 #include "bindings/py_array.h"
 #include "bindings/py_elementwise.h"
 #include "bindings/py_errors.h"
+#include "bindings/py_linalg.h"
 #include "bindings/scalars.h"
 #include "core/copy.h"
 #include "core/errors.h"
@@ -86,11 +87,42 @@ PyObject* nb_inplace_power(PyObject* a, PyObject* b, PyObject* mod) {
   return inplace(OpId::pow, a, b);
 }
 
-// matmul belongs to the linear algebra chapter, which is not in this build yet.
+// `@` takes arrays only (Python scalars are 0-d, which matmul refuses): anything else is
+// NotImplemented so that Python tries the other operand.
 PyObject* nb_matmul(PyObject* a, PyObject* b) {
-  if (!try_unwrap(a) || !try_unwrap(b)) Py_RETURN_NOTIMPLEMENTED;
-  PyErr_SetString(PyExc_NotImplementedError, "matmul (@) is not implemented yet");
-  return nullptr;
+  try {
+    Array* x1 = try_unwrap(a);
+    Array* x2 = try_unwrap(b);
+    if (!x1 || !x2) Py_RETURN_NOTIMPLEMENTED;
+    return wrap(run_matmul(*x1, *x2)).release().ptr();
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+// `a @= b`: the product is written back into a, which keeps its dtype and shape (so b must be
+// a square matrix, or a stack that broadcasts to a's).
+PyObject* nb_inplace_matmul(PyObject* a, PyObject* b) {
+  try {
+    Array* x1 = try_unwrap(a);
+    Array* x2 = try_unwrap(b);
+    if (!x1 || !x2) Py_RETURN_NOTIMPLEMENTED;
+    if (x1->readonly()) throw ValueError("@=: the left operand is read-only");
+    const Array r = run_matmul(*x1, *x2);
+    if (r.shape() != x1->shape())
+      throw ValueError("@=: the product of shapes " + shape_str(x1->shape()) + " and " + shape_str(x2->shape()) +
+                       " has shape " + shape_str(r.shape()) + "; an in-place operator cannot change x1's shape");
+    if (r.dtype() != x1->dtype())
+      throw TypeError("@=: the product of " + x1->dtype().name() + " and " + x2->dtype().name() + " is " +
+                      r.dtype().name() + "; an in-place operator cannot change x1's dtype");
+    copy_into(*x1, r);
+    Py_INCREF(a);
+    return a;
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
 }
 
 PyObject* richcompare(PyObject* a, PyObject* b, int cmp) {
@@ -211,6 +243,7 @@ PyObject* m_unary(PyObject* self, PyObject*) {
 }
 PyObject* m_matmul(PyObject* self, PyObject* other) { return nb_matmul(self, other); }
 PyObject* m_rmatmul(PyObject* self, PyObject* other) { return nb_matmul(other, self); }
+PyObject* m_imatmul(PyObject* self, PyObject* other) { return nb_inplace_matmul(self, other); }
 PyObject* m_bool(PyObject* self, PyObject*) {
   int r = nb_bool(self);
   if (r < 0) return nullptr;
@@ -242,7 +275,8 @@ PyMethodDef g_methods[] = {
     DLA_UN("invert", bitwise_invert, "~")
     {"__matmul__", DLA_FN(&m_matmul), METH_O, "__matmul__($self, other, /)\n--\n\nself @ other."},
     {"__rmatmul__", DLA_FN(&m_rmatmul), METH_O, "__rmatmul__($self, other, /)\n--\n\nother @ self."},
-    {"__imatmul__", DLA_FN(&m_matmul), METH_O, "__imatmul__($self, other, /)\n--\n\nself @= other."},
+    {"__imatmul__", DLA_FN(&m_imatmul), METH_O,
+     "__imatmul__($self, other, /)\n--\n\nself @= other, in place (dtype and shape never change)."},
     {"__bool__", DLA_FN(&m_bool), METH_NOARGS, "__bool__($self, /)\n--\n\nThe element of a 0-d array as a bool."},
     {"__int__", DLA_FN(&m_int), METH_NOARGS, "__int__($self, /)\n--\n\nThe element of a 0-d array as an int."},
     {"__float__", DLA_FN(&m_float), METH_NOARGS, "__float__($self, /)\n--\n\nThe element of a 0-d array as a float."},
@@ -286,7 +320,7 @@ void set_slots(PyTypeObject* t) {
   nb->nb_absolute = &nb_unary<OpId::abs>;
   nb->nb_invert = &nb_unary<OpId::bitwise_invert>;
   nb->nb_matrix_multiply = &nb_matmul;
-  nb->nb_inplace_matrix_multiply = &nb_matmul;
+  nb->nb_inplace_matrix_multiply = &nb_inplace_matmul;
   nb->nb_bool = &nb_bool;
   nb->nb_int = &nb_int;
   nb->nb_float = &nb_float;
