@@ -18,32 +18,11 @@
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/runtime.h"
+#include "dlpack/type_strings.h"
 
 namespace dla::py {
 namespace {
 PyTypeObject* g_array_type = nullptr;
-
-// Python's struct-module format of each computing dtype (and float16), for the buffer protocol.
-const char* buffer_format(const DType& d) {
-  switch (d.scalar) {
-    case ScalarType::Bool: return "?";
-    case ScalarType::Int8: return "b";
-    case ScalarType::Int16: return "h";
-    case ScalarType::Int32: return "i";
-    case ScalarType::Int64: return "q";
-    case ScalarType::UInt8: return "B";
-    case ScalarType::UInt16: return "H";
-    case ScalarType::UInt32: return "I";
-    case ScalarType::UInt64: return "Q";
-    case ScalarType::Float32: return "f";
-    case ScalarType::Float64: return "d";
-    case ScalarType::Complex64: return "Zf";
-    case ScalarType::Complex128: return "Zd";
-    case ScalarType::Other: break;
-  }
-  if (d.dl.code == kDLFloat && d.dl.bits == 16 && d.dl.lanes == 1) return "e";
-  return nullptr;
-}
 
 pyb::object tolist_rec(const Array& a, int dim, const char* p) {
   if (dim == a.ndim()) return scalar_to_python(a.dtype(), p);

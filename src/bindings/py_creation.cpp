@@ -22,6 +22,7 @@
 #include "core/runtime.h"
 #include "dlpack/copy_error.h"
 #include "dlpack/dlpack_py.h"
+#include "dlpack/type_strings.h"
 
 namespace dla::py {
 namespace {
@@ -191,31 +192,6 @@ void release_buffer(void* ctx, void*) {
   delete owner;
 }
 
-DType dtype_from_format(const char* fmt, Py_ssize_t itemsize) {
-  std::string f = fmt ? fmt : "B";
-  if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<')) f = f.substr(1);
-  if (!f.empty() && (f[0] == '>' || f[0] == '!'))
-    throw BufferError("asarray: big-endian buffers are not supported");
-  auto sized_int = [&](bool is_signed) {
-    switch (itemsize) {
-      case 1: return DType::of(is_signed ? ScalarType::Int8 : ScalarType::UInt8);
-      case 2: return DType::of(is_signed ? ScalarType::Int16 : ScalarType::UInt16);
-      case 4: return DType::of(is_signed ? ScalarType::Int32 : ScalarType::UInt32);
-      case 8: return DType::of(is_signed ? ScalarType::Int64 : ScalarType::UInt64);
-    }
-    throw BufferError("asarray: unsupported integer buffer item size");
-  };
-  if (f == "?") return DType::of(ScalarType::Bool);
-  if (f == "b" || f == "h" || f == "i" || f == "l" || f == "q" || f == "n") return sized_int(true);
-  if (f == "B" || f == "H" || f == "I" || f == "L" || f == "Q" || f == "N" || f == "c") return sized_int(false);
-  if (f == "e") return DType(DLDataType{kDLFloat, 16, 1});
-  if (f == "f") return DType::of(ScalarType::Float32);
-  if (f == "d") return DType::of(ScalarType::Float64);
-  if (f == "Zf") return DType::of(ScalarType::Complex64);
-  if (f == "Zd") return DType::of(ScalarType::Complex128);
-  throw BufferError("asarray: buffer format '" + f + "' has no dlarray dtype");
-}
-
 Array from_buffer(PyObject* obj) {
   auto* owner = new BufferOwner();
   if (PyObject_GetBuffer(obj, &owner->view, PyBUF_RECORDS_RO) != 0) {
@@ -224,7 +200,12 @@ Array from_buffer(PyObject* obj) {
   }
   Py_buffer& v = owner->view;
   try {
-    DType dt = dtype_from_format(v.format, v.itemsize);
+    DType dt;
+    try {
+      dt = dtype_from_buffer_format(v.format ? v.format : "B", v.itemsize);
+    } catch (const BufferError& e) {
+      throw BufferError(std::string("asarray: ") + e.what());
+    }
     if (dt.itemsize() != v.itemsize) throw BufferError("asarray: buffer item size does not match its format");
     Dims shape(v.ndim), strides(v.ndim);
     for (int i = 0; i < v.ndim; ++i) {
