@@ -103,7 +103,8 @@ DType dtype_from_typestr(std::string_view t) {
   if (order != '<' && order != '>' && order != '|' && order != '=')
     throw bad("has an unknown byte order (expected '<', '>', '|' or '=')");
   if (size > 1 && order != '|' && order != '=' && order != kNativeOrder)
-    throw bad("is not in the machine's byte order; byte-swapped data is not supported");
+    throw bad(order == '>' ? "is big-endian; only the machine's byte order is supported"
+                           : "is little-endian; only the machine's byte order is supported");
   const Row* r = row_of(kind, size);
   if (!r) throw bad("has no dlarray dtype");
   return DType(r->dl);
