@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
+from gpu_util import fake_gpu_backend
 from oracle import to_numpy
 
 NUMPY_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -90,6 +91,25 @@ def test_dtypes_numpy_cannot_describe_have_no_interface(name):
     assert not hasattr(x, "__array_interface__")
     with pytest.raises(AttributeError, match="no NumPy typestr"):
         x.__array_interface__
+
+
+@pytest.fixture
+def fake_gpu():
+    yield from fake_gpu_backend()
+
+
+def test_device_arrays_have_no_interface_and_numpy_gets_a_clear_error(fake_gpu):
+    x = dl.ones(3, device="rocm:0")
+    assert not hasattr(x, "__array_interface__")
+    with pytest.raises(BufferError, match="rocm:0"):
+        np.asarray(x)
+
+
+def test_host_pinned_arrays_export_their_memory(fake_gpu):
+    x = dl.asarray(np.arange(4.0), device="rocm_host:0")
+    a = np.asarray(Interface(x.__array_interface__, keep=x))
+    a[1] = 9
+    assert np.from_dlpack(x.to_device("cpu"))[1] == 9
 
 
 def test_numpy_keeps_our_memory_alive_through_the_producer():

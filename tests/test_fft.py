@@ -12,6 +12,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
+from gpu_util import fake_gpu_backend
 from oracle import to_numpy
 
 F = dl.fft
@@ -389,20 +390,7 @@ def test_fftshift_inverts_ifftshift_on_odd_lengths():
 
 @pytest.fixture
 def fake_gpu():
-    """The host-memory fake GPU backend (see test_gpu_backend_fake.py), installed as rocm:0/1."""
-    real = "rocm" in dl._core._backends()
-    if real and dl.rocm.device_count() > 0:
-        pytest.skip("a real ROCm device is present")
-    fg = pytest.importorskip("dlarray._fake_gpu")
-    dl._core._uninstall_gpu_backend("rocm")
-    fg.install()
-    yield fg
-    import gc
-
-    gc.collect()
-    dl._core._uninstall_gpu_backend("rocm")
-    if real:
-        dl._rocm._install()
+    yield from fake_gpu_backend()
 
 
 @pytest.mark.parametrize("name", ONE_D + N_D)
