@@ -4,8 +4,9 @@ No FFT is written here. The transforms are pocketfft, through `scipy.fft` when S
 (threads with `workers=` for large inputs) and through `numpy.fft` otherwise (NumPy >= 2.0 keeps
 float32 as complex64, as scipy.fft does). Either is called on a zero-copy, possibly read-only NumPy
 view of the dlarray memory (`numpy.from_dlpack`) and its result is wrapped without a copy
-(`dlarray.from_dlpack`). Why SciPy first: it was faster than numpy.fft at every benchmark size
-(single precision 2-3x; benchmarks/fft.py --scipy, figures in the README).
+(`dlarray.from_dlpack`). Why SciPy first: single-threaded it took less CPU time than numpy.fft at
+every benchmark size (float32 about 3x less), and it can use threads (benchmarks/fft.py --scipy;
+figures in the README).
 This file owns what the standard asks beyond the backend: argument checks with the exceptions the
 standard names (TypeError for dtypes, ValueError for n, s, axes, norm), the dtype rules, and a clean
 error for arrays on devices without FFT kernels yet. NumPy and SciPy are imported by the first
@@ -22,8 +23,9 @@ _CPU = (1, 0)  # __dlpack_device__() of a CPU array: cheaper to compare than Dev
 _from_numpy = _core.from_dlpack
 _np = None  # numpy, bound by _use_backend() on the first transform
 _to_numpy = None  # numpy.from_dlpack, bound by _use_backend()
-# name -> callable(a, n_or_s, axis_or_axes, norm, workers); filled by _use_backend(). Callers hold
-# this dict (not a copy), so switching backends (tests do) reaches every function.
+# name -> callable(a, n_or_s, axis_or_axes, norm, overwrite_x, workers), scipy.fft's positional
+# order; filled by _use_backend(). The functions hold this dict (not a copy), so switching
+# backends (the tests run both) reaches every one of them.
 _IMPL = {}
 _THREADS_FROM = 1 << 16  # elements; below this a thread hand-off costs more than it saves
 _threads = _core._num_threads  # large transforms use as many threads as dlarray's own kernels
@@ -32,6 +34,7 @@ _threads = _core._num_threads  # large transforms use as many threads as dlarray
 # The complex-input transforms also take real floating input, as NumPy and PyTorch do (the standard
 # says "should" be complex): it is promoted to the complex dtype of the same precision, so float32
 # stays single precision. The real-input transforms reject complex input (the standard says "must").
+_NORMS = ("backward", "ortho", "forward", None)  # None: "backward", as NumPy and SciPy accept
 _FLOATING = "fdFD"
 _REAL = "fd"
 _EXPECTED = {_FLOATING: "a real or complex floating-point dtype", _REAL: "a real floating-point dtype"}
@@ -63,7 +66,6 @@ def _use_backend(name=None):
     _np, _to_numpy = numpy, numpy.from_dlpack
     _IMPL.clear()
     _IMPL.update(impl)
-    _IMPL["name"] = name
     return name
 
 
@@ -77,7 +79,7 @@ def _operand(x, accepted, name):
         _use_backend()
     try:
         a = _to_numpy(x)
-    except Exception:  # dtypes NumPy cannot hold (bfloat16, float8 ...): none is an FFT dtype
+    except (RuntimeError, BufferError, TypeError):  # NumPy lacks the dtype (bfloat16, float8 ...)
         a = None
     if a is None or a.dtype.char not in accepted:
         raise TypeError(f"fft.{name}: x has dtype {x.dtype}; expected {_EXPECTED[accepted]}")
@@ -179,7 +181,7 @@ def _make_nd(name, accepted, real_last, doc):
         if axes is not None or s is not None or a.ndim == 0:
             s, axes = _s_axes(name, a.shape, s, axes, real_last)
             if not axes:  # nothing to transform (e.g. a 0-d array): a copy, in the result dtype
-                if norm not in ("backward", "ortho", "forward"):
+                if norm not in _NORMS:
                     raise ValueError(f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', "
                                      f"got {norm!r}")
                 return _from_numpy(a.astype(a.dtype.char.upper(), copy=True))
