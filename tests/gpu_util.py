@@ -26,3 +26,19 @@ def torch_cuda():
     if not torch.cuda.is_available():
         pytest.skip("this torch has no CUDA")
     return torch
+
+
+def fake_gpu_backend():
+    """Generator for a pytest fixture: the host-memory fake GPU backend (dlarray._fake_gpu, see
+    test_gpu_backend_fake.py) installed as rocm:0 and rocm:1 for the test, then removed."""
+    real = "rocm" in _core._backends()
+    if real and dlarray.rocm.device_count() > 0:
+        pytest.skip("a real ROCm device is present")
+    fg = pytest.importorskip("dlarray._fake_gpu")
+    _core._uninstall_gpu_backend("rocm")
+    fg.install()
+    yield fg
+    gc.collect()
+    _core._uninstall_gpu_backend("rocm")
+    if real:
+        dlarray._rocm._install()

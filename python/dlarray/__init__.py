@@ -187,6 +187,9 @@ from . import linalg  # noqa: F401  (the linalg extension)
 from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
 from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
 
+# ---- array API extensions --------------------------------------------------------------------
+from . import fft  # noqa: F401  (fft extension: pocketfft through NumPy, imported on first use)
+
 try:  # the ROCm backend is a separate module: it needs the HIP runtime library
     import importlib as _importlib
 

@@ -18,32 +18,11 @@
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/runtime.h"
+#include "dlpack/type_strings.h"
 
 namespace dla::py {
 namespace {
 PyTypeObject* g_array_type = nullptr;
-
-// Python's struct-module format of each computing dtype (and float16), for the buffer protocol.
-const char* buffer_format(const DType& d) {
-  switch (d.scalar) {
-    case ScalarType::Bool: return "?";
-    case ScalarType::Int8: return "b";
-    case ScalarType::Int16: return "h";
-    case ScalarType::Int32: return "i";
-    case ScalarType::Int64: return "q";
-    case ScalarType::UInt8: return "B";
-    case ScalarType::UInt16: return "H";
-    case ScalarType::UInt32: return "I";
-    case ScalarType::UInt64: return "Q";
-    case ScalarType::Float32: return "f";
-    case ScalarType::Float64: return "d";
-    case ScalarType::Complex64: return "Zf";
-    case ScalarType::Complex128: return "Zd";
-    case ScalarType::Other: break;
-  }
-  if (d.dl.code == kDLFloat && d.dl.bits == 16 && d.dl.lanes == 1) return "e";
-  return nullptr;
-}
 
 pyb::object tolist_rec(const Array& a, int dim, const char* p) {
   if (dim == a.ndim()) return scalar_to_python(a.dtype(), p);
@@ -332,6 +311,41 @@ void bind_array(pyb::module_& m) {
                              [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
       .def_property_readonly("_readonly", [](const Array& a) { return a.readonly(); })
       .def_property_readonly("_storage_refs", [](const Array& a) { return a.storage()->use_count(); })
+      // NumPy's array interface (version 3) for memory the host can read, so np.asarray and every
+      // library that speaks NumPy's protocol share it. Arrays it cannot describe (device memory,
+      // dtypes NumPy lacks) raise AttributeError: hasattr() is then False, as for CuPy arrays,
+      // and NumPy falls back to __array__, which explains the problem.
+      .def_property_readonly(
+          "__array_interface__",
+          [](const Array& a) {
+            if (!a.device().host_accessible())
+              throw pyb::attribute_error("__array_interface__: the array is on device '" + a.device().str() +
+                                         "'; only host memory has one (use DLPack, or x.to_device('cpu'))");
+            const std::string typestr = typestr_of(a.dtype());
+            if (typestr.empty())
+              throw pyb::attribute_error("__array_interface__: dtype " + a.dtype().name() +
+                                         " has no NumPy typestr; use DLPack");
+            Array h = host_view(a, "__array_interface__");
+            pyb::tuple shape(h.ndim());
+            for (int i = 0; i < h.ndim(); ++i) PyTuple_SET_ITEM(shape.ptr(), i, PyLong_FromLongLong(h.shape(i)));
+            pyb::object strides = pyb::none();
+            if (!h.is_c_contiguous()) {  // None means C order, as the protocol defines it
+              pyb::tuple t(h.ndim());
+              for (int i = 0; i < h.ndim(); ++i)
+                PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(h.stride(i) * h.itemsize()));
+              strides = std::move(t);
+            }
+            pyb::dict d;
+            d["shape"] = shape;
+            d["typestr"] = typestr;
+            pyb::list descr;
+            descr.append(pyb::make_tuple("", typestr));
+            d["descr"] = descr;
+            d["data"] = pyb::make_tuple(reinterpret_cast<uintptr_t>(h.data()), h.readonly());
+            d["strides"] = strides;
+            d["version"] = 3;
+            return d;
+          })
       .def_buffer([](Array& a) -> pyb::buffer_info {
         Array h = host_view(a, "buffer protocol");
         const char* fmt = buffer_format(h.dtype());

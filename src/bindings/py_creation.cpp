@@ -23,6 +23,7 @@
 #include "core/runtime.h"
 #include "dlpack/copy_error.h"
 #include "dlpack/dlpack_py.h"
+#include "dlpack/type_strings.h"
 
 namespace dla::py {
 namespace {
@@ -241,31 +242,6 @@ void release_buffer(void* ctx, void*) {
   delete owner;
 }
 
-DType dtype_from_format(const char* fmt, Py_ssize_t itemsize) {
-  std::string f = fmt ? fmt : "B";
-  if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<')) f = f.substr(1);
-  if (!f.empty() && (f[0] == '>' || f[0] == '!'))
-    throw BufferError("asarray: big-endian buffers are not supported");
-  auto sized_int = [&](bool is_signed) {
-    switch (itemsize) {
-      case 1: return DType::of(is_signed ? ScalarType::Int8 : ScalarType::UInt8);
-      case 2: return DType::of(is_signed ? ScalarType::Int16 : ScalarType::UInt16);
-      case 4: return DType::of(is_signed ? ScalarType::Int32 : ScalarType::UInt32);
-      case 8: return DType::of(is_signed ? ScalarType::Int64 : ScalarType::UInt64);
-    }
-    throw BufferError("asarray: unsupported integer buffer item size");
-  };
-  if (f == "?") return DType::of(ScalarType::Bool);
-  if (f == "b" || f == "h" || f == "i" || f == "l" || f == "q" || f == "n") return sized_int(true);
-  if (f == "B" || f == "H" || f == "I" || f == "L" || f == "Q" || f == "N" || f == "c") return sized_int(false);
-  if (f == "e") return DType(DLDataType{kDLFloat, 16, 1});
-  if (f == "f") return DType::of(ScalarType::Float32);
-  if (f == "d") return DType::of(ScalarType::Float64);
-  if (f == "Zf") return DType::of(ScalarType::Complex64);
-  if (f == "Zd") return DType::of(ScalarType::Complex128);
-  throw BufferError("asarray: buffer format '" + f + "' has no dlarray dtype");
-}
-
 Array from_buffer(PyObject* obj) {
   auto* owner = new BufferOwner();
   if (PyObject_GetBuffer(obj, &owner->view, PyBUF_RECORDS_RO) != 0) {
@@ -274,7 +250,12 @@ Array from_buffer(PyObject* obj) {
   }
   Py_buffer& v = owner->view;
   try {
-    DType dt = dtype_from_format(v.format, v.itemsize);
+    DType dt;
+    try {
+      dt = dtype_from_buffer_format(v.format ? v.format : "B", v.itemsize);
+    } catch (const BufferError& e) {
+      throw BufferError(std::string("asarray: ") + e.what());
+    }
     if (dt.itemsize() != v.itemsize) throw BufferError("asarray: buffer item size does not match its format");
     Dims shape(v.ndim), strides(v.ndim);
     for (int i = 0; i < v.ndim; ++i) {
@@ -296,6 +277,104 @@ Array from_buffer(PyObject* obj) {
     }
     throw;
   }
+}
+
+// ---- __array_interface__ (NumPy's protocol, version 3) ----------------------------------------
+
+// The storage of an imported interface holds a reference to the producer: the protocol's
+// contract is that the memory lives as long as the object that described it.
+void release_producer(void* ctx, void*) {
+  if (Py_IsInitialized()) {
+    PyGILState_STATE st = PyGILState_Ensure();
+    Py_DECREF(static_cast<PyObject*>(ctx));
+    PyGILState_Release(st);
+  }
+}
+
+int64_t interface_int(PyObject* v, const std::string& what) {
+  if (!PyLong_Check(v) || PyBool_Check(v))
+    throw TypeError("asarray: __array_interface__ " + what + " must be an integer, got " + Py_TYPE(v)->tp_name);
+  long long r = PyLong_AsLongLong(v);
+  if (r == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw ValueError("asarray: __array_interface__ " + what + " is out of range");
+  }
+  return r;
+}
+
+Array from_array_interface(PyObject* obj) {
+  auto iface = pybind11::reinterpret_steal<pybind11::object>(PyObject_GetAttrString(obj, "__array_interface__"));
+  if (!iface) throw pybind11::error_already_set();
+  PyObject* d = iface.ptr();
+  if (!PyDict_Check(d))
+    throw TypeError(std::string("asarray: __array_interface__ must be a dict, got ") + Py_TYPE(d)->tp_name);
+  auto require = [&](const char* key) {
+    PyObject* v = PyDict_GetItemString(d, key);
+    if (!v) throw ValueError(std::string("asarray: __array_interface__ lacks the required key '") + key + "'");
+    return v;
+  };
+  auto optional = [&](const char* key) {
+    PyObject* v = PyDict_GetItemString(d, key);
+    return v == Py_None ? nullptr : v;
+  };
+
+  const int64_t version = interface_int(require("version"), "version");
+  if (version != 3)
+    throw ValueError("asarray: __array_interface__ version " + std::to_string(version) + " is not supported (expected 3)");
+  PyObject* shape_obj = require("shape");
+  if (!PyTuple_Check(shape_obj)) throw TypeError("asarray: __array_interface__ shape must be a tuple of integers");
+  const int ndim = static_cast<int>(PyTuple_GET_SIZE(shape_obj));
+  if (ndim > kMaxRank) throw ValueError("asarray: __array_interface__ has more than 64 dimensions");
+  Dims shape(ndim);
+  for (int i = 0; i < ndim; ++i) shape[i] = interface_int(PyTuple_GET_ITEM(shape_obj, i), "shape entry");
+  const int64_t count = checked_numel(shape);  // ValueError for negative extents
+  PyObject* typestr = require("typestr");
+  if (!PyUnicode_Check(typestr)) throw TypeError("asarray: __array_interface__ typestr must be a str");
+  DType dt;
+  try {
+    dt = dtype_from_typestr(PyUnicode_AsUTF8(typestr));
+  } catch (const BufferError& e) {
+    throw BufferError(std::string("asarray: __array_interface__ ") + e.what());
+  }
+  if (optional("mask")) throw BufferError("asarray: __array_interface__ with a mask is not supported");
+  PyObject* data = require("data");
+  if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2 || !PyLong_Check(PyTuple_GET_ITEM(data, 0)))
+    throw BufferError("asarray: __array_interface__ data must be a (pointer, read_only) tuple; "
+                      "other forms are not supported");
+  char* ptr = static_cast<char*>(PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0)));
+  if (!ptr && PyErr_Occurred()) throw pybind11::error_already_set();
+  const int readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
+  if (readonly < 0) throw pybind11::error_already_set();
+  if (PyObject* off = optional("offset")) ptr += interface_int(off, "offset");
+  if (!ptr && count > 0)
+    throw ValueError("asarray: __array_interface__ data pointer is NULL but the array has " + std::to_string(count) +
+                     " elements");
+
+  const int64_t item = dt.itemsize();
+  Dims strides = contiguous_strides(shape);
+  if (PyObject* st = optional("strides")) {
+    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != ndim)
+      throw TypeError("asarray: __array_interface__ strides must be None or a tuple with one integer per dimension");
+    for (int i = 0; i < ndim; ++i) {
+      const int64_t sb = interface_int(PyTuple_GET_ITEM(st, i), "strides entry");
+      if (sb % item != 0)
+        throw BufferError("asarray: __array_interface__ strides must be multiples of the item size (" +
+                          std::to_string(item) + " bytes)");
+      strides[i] = sb / item;
+    }
+  }
+  // The storage spans every byte the view can reach; negative strides reach below element 0.
+  int64_t low = 0, high = 0;
+  for (int i = 0; i < ndim && count > 0; ++i) {
+    const int64_t reach = (shape[i] - 1) * strides[i] * item;
+    (reach < 0 ? low : high) += reach;
+  }
+  const size_t nbytes = count > 0 ? static_cast<size_t>(high - low + item) : 0;
+  Py_INCREF(obj);
+  StoragePtr storage = Storage::adopt(DataPtr{ptr + low, obj, &release_producer}, nbytes, Device{});
+  Array a(std::move(storage), -low, std::move(shape), std::move(strides), dt);
+  if (readonly) a.set_readonly(true);
+  return a;
 }
 
 // ---- asarray ------------------------------------------------------------------------------
@@ -379,6 +458,15 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
 
   if (PyObject_CheckBuffer(o) && !is_sequence(o)) {
     Array a = from_buffer(o);
+    return finish({}, std::move(a), dtype, device, copy, false);
+  }
+
+  // NumPy's array interface, for producers that offer neither DLPack nor a buffer. Looked up
+  // on the instance (the protocol allows an instance attribute), but never for lists and tuples,
+  // whose failed lookup would cost every asarray([...]) an exception.
+  static PyObject* array_interface_name = PyUnicode_InternFromString("__array_interface__");
+  if (!PyList_Check(o) && !PyTuple_Check(o) && PyObject_HasAttr(o, array_interface_name)) {
+    Array a = from_array_interface(o);
     return finish({}, std::move(a), dtype, device, copy, false);
   }
 
