@@ -30,7 +30,6 @@ namespace {
 
 // ---- dtype inference for Python data -------------------------------------------------
 
-DType dtype_from_format(const char* fmt, Py_ssize_t itemsize);  // the buffer-protocol section below
 
 enum class PyKind { Bool = 0, Int = 1, Float = 2, Complex = 3 };
 
@@ -113,7 +112,7 @@ bool typed_number_dtype(PyObject* o, DType* out) {
   bool ok = v.ndim == 0;
   if (ok) {
     try {
-      *out = dtype_from_format(v.format, v.itemsize);
+      *out = dtype_from_buffer_format(v.format ? v.format : "B", v.itemsize);
     } catch (const std::exception&) {
       ok = false;
     }
