@@ -439,20 +439,27 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
   auto is_int = [](const Scalar& s) { return s.kind == Scalar::Kind::Int || s.kind == Scalar::Kind::UInt; };
   const bool all_int = is_int(start) && is_int(stop) && is_int(step);
   DType dt = DType::of(all_int ? ScalarType::Int64 : ScalarType::Float64);
-  parse_optional_dtype(dtype_h, &dt);
+  const bool has_dtype = parse_optional_dtype(dtype_h, &dt);
   if (!dt.computes() || dt.scalar == ScalarType::Bool || is_complex(dt.scalar))
     throw TypeError("arange: dtype must be a real numeric dtype, got " + dt.name());
   if (step.as_double() == 0) throw ValueError("arange: step must not be zero");
   int64_t n;
-  if (all_int && start.kind == Scalar::Kind::Int && stop.kind == Scalar::Kind::Int && step.kind == Scalar::Kind::Int) {
-    // Exact: ceil((stop - start) / step) in 128-bit to avoid overflow.
-    __int128 span = __int128(stop.i) - start.i, st = step.i;
+  if (all_int) {
+    // Exact: ceil((stop - start) / step) in 128 bits, for any bounds in int64 or uint64.
+    auto wide = [](const Scalar& s) { return s.kind == Scalar::Kind::UInt ? __int128(s.u) : __int128(s.i); };
+    const __int128 first = wide(start), span = wide(stop) - first, st = wide(step);
     __int128 q = span / st;
     if (span % st != 0 && ((span < 0) == (st < 0))) q += 1;
     if (q > INT64_MAX)
       throw ValueError("array is too big; arange: the length " + std::to_string(uint64_t(q)) +
                        " is more than 2**63 - 1");
     n = q > 0 ? int64_t(q) : 0;
+    // Values the dtype cannot hold: an error for the default int64 (an explicit integer
+    // dtype wraps, as the fill does for every integer dtype).
+    const __int128 last = n > 0 ? first + (n - 1) * st : first;
+    if (!has_dtype && n > 0 && (std::min(first, last) < INT64_MIN || std::max(first, last) > INT64_MAX))
+      throw OverflowError("arange: the values leave the range of int64 (the default integer dtype); "
+                          "pass dtype=uint64 for larger values");
   } else {
     double len = std::ceil((stop.as_double() - start.as_double()) / step.as_double());
     if (std::isnan(len)) throw ValueError("arange: the length is not a number (start, stop or step is nan)");

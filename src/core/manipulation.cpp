@@ -406,6 +406,8 @@ Array repeat(const Array& x, const std::vector<int64_t>& repeats, bool has_axis,
   Dims out_shape = src.shape();
   out_shape[axis] = total;
   checked_nbytes(out_shape, x.dtype());
+  // Empty: no index list (which could be 2**31 entries long for a (0, 1) array).
+  if (checked_numel(out_shape) == 0) return Array::empty(out_shape, x.dtype(), x.device());
   // The result is a gather along the axis with each index written out `repeats` times.
   Array idx = Array::empty(Dims{total}, DType::of(ScalarType::Int64), Device{});
   auto* p = reinterpret_cast<int64_t*>(idx.data());
