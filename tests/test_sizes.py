@@ -176,6 +176,11 @@ def test_repeat_too_big():
         dl.repeat(dl.ones((2,)), 2**64)
 
 
+def test_unstack_of_an_axis_longer_than_memory_can_list_is_memory_error():
+    with pytest.raises(MemoryError):
+        dl.unstack(dl.broadcast_to(dl.asarray(True), (2**62, 1)))
+
+
 def test_concat_whose_length_overflows():
     a = dl.broadcast_to(dl.asarray(True), (2**62,))
     with pytest.raises(ValueError, match=TOO_BIG):

@@ -247,6 +247,9 @@ std::vector<Array> unstack(const Array& x, int64_t axis_in) {
       strides.push_back(x.stride(i));
     }
   std::vector<Array> out;
+  // One view per index: a length past what memory can list (a broadcast axis of 2**62) is a
+  // MemoryError at once (bad_alloc or length_error), not after filling the machine.
+  out.reserve(static_cast<size_t>(x.shape(axis)));
   for (int64_t i = 0; i < x.shape(axis); ++i)
     out.push_back(x.view(shape, strides, x.byte_offset() + i * x.stride(axis) * x.itemsize()));
   return out;
