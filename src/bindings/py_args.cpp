@@ -25,6 +25,13 @@ int64_t index_value(PyObject* o, const char* fname, const char* what, int* overf
   Py_DECREF(i);
   return v;
 }
+// The items of a tuple or list, as a tuple: an item's __index__ may run Python code that
+// changes a list under a loop over its items.
+pybind11::tuple items_of(PyObject* o) {
+  PyObject* t = PyList_Check(o) ? PyList_AsTuple(o) : (Py_INCREF(o), o);
+  if (!t) throw pybind11::error_already_set();
+  return pybind11::reinterpret_steal<pybind11::tuple>(t);
+}
 }  // namespace
 
 int64_t int_arg(PyObject* o, const char* fname, const char* what) {
@@ -44,15 +51,41 @@ int64_t saturating_int_arg(PyObject* o, const char* fname, const char* what) {
 std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, bool allow_sequence) {
   std::vector<int64_t> out;
   if (allow_sequence && (PyTuple_Check(o) || PyList_Check(o))) {
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-    PyObject** items = PySequence_Fast_ITEMS(o);
-    for (Py_ssize_t i = 0; i < n; ++i) out.push_back(int_arg(items[i], fname, what));
+    for (pybind11::handle item : items_of(o)) out.push_back(int_arg(item.ptr(), fname, what));
     return out;
   }
   if (PyBool_Check(o) || !PyIndex_Check(o))
     throw TypeError(std::string(fname) + ": " + what + " must be an integer" +
                     (allow_sequence ? " or a tuple of integers" : "") + ", got " + type_name(o));
   out.push_back(int_arg(o, fname, what));
+  return out;
+}
+
+int64_t dim_arg(PyObject* o, const char* fname, const char* what) {
+  int overflow;
+  const int64_t v = index_value(o, fname, what, &overflow);
+  if (overflow > 0)
+    throw ValueError(std::string("array is too big; ") + fname + ": " + what + " " + pybind11::str(o).cast<std::string>() +
+                     " is more than 2**63 - 1");
+  if (overflow < 0)
+    throw ValueError(std::string("negative dimensions are not allowed: ") + fname + ": " + what + " " +
+                     pybind11::str(o).cast<std::string>());
+  return v;
+}
+
+std::vector<int64_t> dims_arg(PyObject* o, const char* fname, const char* what) {
+  std::vector<int64_t> out;
+  if (PyTuple_Check(o) || PyList_Check(o)) {
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if (n > kMaxRank)
+      throw ValueError(std::string(fname) + ": " + what + " has " + std::to_string(n) + " entries; arrays have at most " +
+                       std::to_string(kMaxRank) + " dimensions");
+    for (pybind11::handle item : items_of(o)) out.push_back(dim_arg(item.ptr(), fname, what));
+    return out;
+  }
+  if (PyBool_Check(o) || !PyIndex_Check(o))
+    throw TypeError(std::string(fname) + ": " + what + " must be an integer or a tuple of integers, got " + type_name(o));
+  out.push_back(dim_arg(o, fname, what));
   return out;
 }
 

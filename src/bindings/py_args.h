@@ -20,6 +20,13 @@ int64_t int_arg(PyObject* o, const char* fname, const char* what);
 int64_t saturating_int_arg(PyObject* o, const char* fname, const char* what);
 // An int, or a tuple (or list) of them when allow_sequence; a single int gives one entry.
 std::vector<int64_t> ints_arg(PyObject* o, const char* fname, const char* what, bool allow_sequence = true);
+// A dimension or count (a shape entry, n_rows, num, repetitions): as int_arg, except that an
+// int outside int64 is a ValueError as NumPy reports it ("array is too big" above,
+// "negative dimensions are not allowed" below), never an OverflowError. Negative values
+// that fit are returned: the caller knows whether -1 means something.
+int64_t dim_arg(PyObject* o, const char* fname, const char* what);
+// dim_arg for an int or a tuple (or list) of them.
+std::vector<int64_t> dims_arg(PyObject* o, const char* fname, const char* what);
 // The `axis` of a reduction: None -> every axis; an int or a tuple of ints -> those axes,
 // normalized to [0, ndim). IndexError when out of range, ValueError when repeated.
 Dims reduction_axes_arg(PyObject* o, int ndim, const char* fname);

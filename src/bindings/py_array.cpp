@@ -27,10 +27,12 @@ PyTypeObject* g_array_type = nullptr;
 pyb::object tolist_rec(const Array& a, int dim, const char* p) {
   if (dim == a.ndim()) return scalar_to_python(a.dtype(), p);
   const int64_t n = a.shape(dim), step = a.stride(dim) * a.itemsize();
-  pyb::list out(n);
+  // PyList_New sets MemoryError itself; pybind11's list(n) would raise RuntimeError over it.
+  auto out = pyb::reinterpret_steal<pyb::object>(PyList_New(n));
+  if (!out) throw pyb::error_already_set();
   for (int64_t i = 0; i < n; ++i)
     PyList_SET_ITEM(out.ptr(), i, tolist_rec(a, dim + 1, p + i * step).release().ptr());
-  return std::move(out);
+  return out;
 }
 
 Array host_view(const Array& a, const char* what) {
@@ -297,6 +299,10 @@ void bind_array(pyb::module_& m) {
                  !(h.dtype().dl.code == kDLBfloat && h.dtype().dl.bits == 16))
                throw TypeError("tolist: dtype " + h.dtype().name() +
                                " is storage-only; convert it with astype first");
+             // One Python object per element: a (broadcast) view of more elements than a list
+             // could ever index fails at once instead of after filling memory for hours.
+             if (h.size() > PY_SSIZE_T_MAX / Py_ssize_t(sizeof(PyObject*)))
+               throw MemoryError("tolist: " + std::to_string(h.size()) + " elements are more than Python lists can hold");
              return tolist_rec(h, 0, h.data());
            })
       // Layout details, for tests and debugging (not part of the standard).

@@ -11,6 +11,7 @@
 
 #include "bindings/bindings.h"
 #include "bindings/fastcall.h"
+#include "bindings/py_args.h"
 #include "bindings/py_array.h"
 #include "bindings/py_dtype_device.h"
 #include "bindings/py_errors.h"
@@ -264,6 +265,13 @@ Array from_buffer(PyObject* obj) {
       strides[i] = sb / v.itemsize;
     }
     if (!v.strides) strides = contiguous_strides(shape);
+    int64_t n, nbytes, lo, hi;
+    for (int64_t d : shape)
+      if (d < 0) throw BufferError("asarray: buffer has a negative dimension");
+    if (!numel_fits(shape.data(), shape.size(), &n) || !mul_fits(n, dt.itemsize(), &nbytes) ||
+        !strided_extent_fits(shape.data(), strides.data(), shape.size(), dt.itemsize(), &lo, &hi))
+      throw BufferError("array is too big; buffer of shape " + shape_str(shape) + " and strides " + shape_str(strides) +
+                        " addresses more than 2**63 - 1 bytes");
     StoragePtr st = Storage::adopt(DataPtr{v.buf, owner, &release_buffer}, static_cast<size_t>(v.len), Device{});
     owner = nullptr;  // the storage owns the buffer now
     Array a(std::move(st), 0, std::move(shape), std::move(strides), dt);
@@ -504,23 +512,11 @@ PyMethodDef g_asarray_def = {"asarray", reinterpret_cast<PyCFunction>(reinterpre
 
 // ---- shapes and filled constructors --------------------------------------------------------
 
-Dims parse_shape(pybind11::handle h) {
-  Dims shape;
-  if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
-    shape.push_back(h.cast<int64_t>());
-  } else if (PyTuple_Check(h.ptr()) || PyList_Check(h.ptr())) {
-    for (auto item : h) {
-      if (!PyIndex_Check(item.ptr()) || PyBool_Check(item.ptr()))
-        throw TypeError("shape entries must be integers, got " + std::string(pybind11::repr(item)));
-      shape.push_back(pybind11::reinterpret_borrow<pybind11::object>(item).cast<int64_t>());
-    }
-  } else {
-    throw TypeError("shape must be an int or a tuple of ints, got " + std::string(pybind11::repr(h)));
-  }
-  for (int64_t d : shape)
-    if (d < 0) throw ValueError("negative dimensions are not allowed: " + shape_str(shape));
-  checked_numel(shape);
-  return shape;
+// A shape argument: an int or a tuple (or list) of ints. Negative and too big are checked
+// with the dtype by Array::empty.
+Dims parse_shape(pybind11::handle h, const char* fname) {
+  std::vector<int64_t> v = dims_arg(h.ptr(), fname, "shape");
+  return Dims(v.data(), static_cast<int>(v.size()));
 }
 
 Device device_or_default(pybind11::handle h) {
@@ -529,11 +525,11 @@ Device device_or_default(pybind11::handle h) {
   return d;
 }
 
-pybind11::object filled(pybind11::handle shape, pybind11::handle dtype_h, pybind11::handle device_h,
+pybind11::object filled(const char* fname, pybind11::handle shape, pybind11::handle dtype_h, pybind11::handle device_h,
                         const Scalar* value) {
   DType dt = DType::of(ScalarType::Float64);
   parse_optional_dtype(dtype_h, &dt);
-  Array a = Array::empty(parse_shape(shape), dt, device_or_default(device_h));
+  Array a = Array::empty(parse_shape(shape, fname), dt, device_or_default(device_h));
   if (value) fill(a, *value);
   return wrap(std::move(a));
 }
@@ -556,7 +552,7 @@ pybind11::object full(pybind11::handle shape, pybind11::handle fill_value, pybin
   DType dt = inferred;
   parse_optional_dtype(dtype_h, &dt);
   if (dt.computes() && is_integer(dt.scalar)) check_int_range(dt, s);
-  Array a = Array::empty(parse_shape(shape), dt, device_or_default(device_h));
+  Array a = Array::empty(parse_shape(shape, "full"), dt, device_or_default(device_h));
   fill(a, s);
   return wrap(std::move(a));
 }
@@ -566,11 +562,17 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
   auto num = [](pybind11::handle h, const char* what) {
     if (!PyBool_Check(h.ptr()) && (PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr())))
       return scalar_from_python(h.ptr());
-    if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
+    if (Array* a = try_unwrap(h.ptr())) {
+      // A 0-d integer or real floating array stands for its value, as in NumPy.
+      const DType d = a->dtype();
+      if (a->ndim() == 0 && d.computes() && (is_integer(d.scalar) || is_real_floating(d.scalar)))
+        return load_scalar(d, (a->device().host_accessible() ? *a : copy_to(*a, Device{})).data());
+    } else if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
       auto i = pybind11::reinterpret_steal<pybind11::object>(PyNumber_Index(h.ptr()));
+      if (!i) throw pybind11::error_already_set();
       return scalar_from_python(i.ptr());
     }
-    throw TypeError(std::string("arange: ") + what + " must be an int or a float");
+    throw TypeError(std::string("arange: ") + what + " must be an int or a float (or a 0-d integer or real array)");
   };
   Scalar start = num(start_h, "start"), stop, step = num(step_h, "step");
   if (stop_h.is_none()) {
@@ -582,20 +584,33 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
   auto is_int = [](const Scalar& s) { return s.kind == Scalar::Kind::Int || s.kind == Scalar::Kind::UInt; };
   const bool all_int = is_int(start) && is_int(stop) && is_int(step);
   DType dt = DType::of(all_int ? ScalarType::Int64 : ScalarType::Float64);
-  parse_optional_dtype(dtype_h, &dt);
+  const bool has_dtype = parse_optional_dtype(dtype_h, &dt);
   if (!dt.computes() || dt.scalar == ScalarType::Bool || is_complex(dt.scalar))
     throw TypeError("arange: dtype must be a real numeric dtype, got " + dt.name());
   if (step.as_double() == 0) throw ValueError("arange: step must not be zero");
   int64_t n;
-  if (all_int && start.kind == Scalar::Kind::Int && stop.kind == Scalar::Kind::Int && step.kind == Scalar::Kind::Int) {
-    // Exact: ceil((stop - start) / step) in 128-bit to avoid overflow.
-    __int128 span = __int128(stop.i) - start.i, st = step.i;
+  if (all_int) {
+    // Exact: ceil((stop - start) / step) in 128 bits, for any bounds in int64 or uint64.
+    auto wide = [](const Scalar& s) { return s.kind == Scalar::Kind::UInt ? __int128(s.u) : __int128(s.i); };
+    const __int128 first = wide(start), span = wide(stop) - first, st = wide(step);
     __int128 q = span / st;
     if (span % st != 0 && ((span < 0) == (st < 0))) q += 1;
+    if (q > INT64_MAX)
+      throw ValueError("array is too big; arange: the length " + std::to_string(uint64_t(q)) +
+                       " is more than 2**63 - 1");
     n = q > 0 ? int64_t(q) : 0;
+    // Values the dtype cannot hold: an error for the default int64 (an explicit integer
+    // dtype wraps, as the fill does for every integer dtype).
+    const __int128 last = n > 0 ? first + (n - 1) * st : first;
+    if (!has_dtype && n > 0 && (std::min(first, last) < INT64_MIN || std::max(first, last) > INT64_MAX))
+      throw OverflowError("arange: the values leave the range of int64 (the default integer dtype); "
+                          "pass dtype=uint64 for larger values");
   } else {
     double len = std::ceil((stop.as_double() - start.as_double()) / step.as_double());
-    if (!std::isfinite(len)) throw ValueError("arange: the length is not finite");
+    if (std::isnan(len)) throw ValueError("arange: the length is not a number (start, stop or step is nan)");
+    if (len >= 0x1p63)  // also infinity
+      throw ValueError("array is too big; arange: the length " + pybind11::repr(pybind11::float_(len)).cast<std::string>() +
+                       " is more than 2**63 - 1");
     n = len > 0 ? int64_t(len) : 0;
   }
   Array host = arange_host(start, step, n, dt);
@@ -610,20 +625,20 @@ void bind_creation(pyb::module_& m) {
   PyObject* fn = PyCFunction_NewEx(&g_asarray_def, nullptr, m.attr("__name__").ptr());
   if (!fn) throw pyb::error_already_set();
   m.attr("asarray") = pyb::reinterpret_steal<pyb::object>(fn);
-  m.def("empty", [](pyb::handle s, pyb::handle d, pyb::handle dev) { return filled(s, d, dev, nullptr); },
+  m.def("empty", [](pyb::handle s, pyb::handle d, pyb::handle dev) { return filled("empty", s, d, dev, nullptr); },
         arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
         "empty(shape, *, dtype=None, device=None)\n--\n\nAn uninitialised array.");
   m.def("zeros",
         [](pyb::handle s, pyb::handle d, pyb::handle dev) {
           Scalar z = Scalar::of_int(0);
-          return filled(s, d, dev, &z);
+          return filled("zeros", s, d, dev, &z);
         },
         arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
         "zeros(shape, *, dtype=None, device=None)\n--\n\nAn array of zeros.");
   m.def("ones",
         [](pyb::handle s, pyb::handle d, pyb::handle dev) {
           Scalar one = Scalar::of_int(1);
-          return filled(s, d, dev, &one);
+          return filled("ones", s, d, dev, &one);
         },
         arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
         "ones(shape, *, dtype=None, device=None)\n--\n\nAn array of ones.");

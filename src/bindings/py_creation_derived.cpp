@@ -63,8 +63,8 @@ object full_like_py(handle x, handle fill_value, handle dtype_h, handle device_h
 }
 
 object eye_py(handle n_rows, handle n_cols, handle k, handle dtype_h, handle device_h) {
-  const int64_t rows = int_arg(n_rows.ptr(), "eye", "n_rows");
-  const int64_t cols = n_cols.is_none() ? rows : int_arg(n_cols.ptr(), "eye", "n_cols");
+  const int64_t rows = dim_arg(n_rows.ptr(), "eye", "n_rows");
+  const int64_t cols = n_cols.is_none() ? rows : dim_arg(n_cols.ptr(), "eye", "n_cols");
   DType dt = DType::of(ScalarType::Float64);
   Device dev{};
   parse_optional_dtype(dtype_h, &dt);
@@ -87,7 +87,7 @@ object linspace_py(handle start_h, handle stop_h, handle num_h, handle dtype_h, 
   parse_optional_dtype(dtype_h, &dt);
   parse_optional_device(device_h, &dev);
   if (!PyBool_Check(endpoint.ptr())) throw TypeError("linspace: endpoint must be True or False");
-  return wrap(linspace(start, stop, int_arg(num_h.ptr(), "linspace", "num"), endpoint.ptr() == Py_True, dt, dev));
+  return wrap(linspace(start, stop, dim_arg(num_h.ptr(), "linspace", "num"), endpoint.ptr() == Py_True, dt, dev));
 }
 
 object meshgrid_py(pyb::args arrays, handle indexing_h) {
@@ -106,6 +106,8 @@ object meshgrid_py(pyb::args arrays, handle indexing_h) {
   auto axis_of = [&](int i) { return indexing == "xy" && n >= 2 && i < 2 ? 1 - i : i; };
   Dims shape(n);
   for (int i = 0; i < n; ++i) shape[axis_of(i)] = xs[i].shape(0);
+  // Every grid has the full shape: too big is an error before the first copy.
+  for (const Array& a : xs) checked_nbytes(shape, a.dtype());
   std::vector<Array> out;
   for (int i = 0; i < n; ++i) {
     Dims strides(n, 0);

@@ -5,6 +5,7 @@
 
 #include <exception>
 #include <new>
+#include <stdexcept>
 
 #include "core/errors.h"
 #include "core/linalg.h"
@@ -67,6 +68,9 @@ void set_python_error_from_current() noexcept {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
+  } catch (const std::length_error& e) {
+    // A container asked for more elements than it can hold: memory, as NumPy reports it.
+    PyErr_Format(PyExc_MemoryError, "%s", e.what());
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   } catch (...) {

@@ -39,9 +39,7 @@ DType joined_dtype(const std::vector<Array>& xs, const char* fname) {
 Dims shape_arg(handle h, const char* fname) {
   if (!PyTuple_Check(h.ptr()) && !PyList_Check(h.ptr()))
     throw TypeError(std::string(fname) + ": shape must be a tuple of integers, got " + Py_TYPE(h.ptr())->tp_name);
-  std::vector<int64_t> v = ints_arg(h.ptr(), fname, "shape");
-  if (v.size() > static_cast<size_t>(kMaxRank))
-    throw ValueError(std::string(fname) + ": shape has more than 64 dimensions");
+  std::vector<int64_t> v = dims_arg(h.ptr(), fname, "shape");
   return Dims(v.data(), static_cast<int>(v.size()));
 }
 
@@ -110,9 +108,9 @@ object repeat_py(handle x, handle repeats, handle axis) {
     if (r->ndim() > 1) throw ValueError("repeat: a repeats array must be 1-d, got shape " + shape_str(r->shape()));
     pyb::list values = pyb::reinterpret_borrow<object>(repeats).attr("tolist")();
     if (r->ndim() == 0) values = pyb::list(pyb::make_tuple(values));
-    for (handle v : values) counts.push_back(int_arg(v.ptr(), "repeat", "repeats"));
+    for (handle v : values) counts.push_back(dim_arg(v.ptr(), "repeat", "repeats"));
   } else {
-    counts.push_back(int_arg(repeats.ptr(), "repeat", "repeats"));
+    counts.push_back(dim_arg(repeats.ptr(), "repeat", "repeats"));
   }
   if (axis.is_none()) return wrap(repeat(a, counts, false, 0));
   return wrap(repeat(a, counts, true, int_arg(axis.ptr(), "repeat", "axis")));
@@ -122,7 +120,7 @@ object reshape_py(handle x, handle shape, handle copy) {
   const Array& a = unwrap(x, "reshape: x");
   Dims s = PyTuple_Check(shape.ptr()) || PyList_Check(shape.ptr())
                ? shape_arg(shape, "reshape")
-               : Dims{int_arg(shape.ptr(), "reshape", "shape")};
+               : Dims{dim_arg(shape.ptr(), "reshape", "shape")};
   return wrap(reshape(a, s, copy_arg(copy.ptr(), "reshape")));
 }
 
@@ -131,7 +129,7 @@ object roll_py(handle x, handle shift, handle axis) {
   std::vector<int64_t> shifts = ints_arg(shift.ptr(), "roll", "shift");
   std::vector<int64_t> axes;
   if (!axis.is_none()) axes = ints_arg(axis.ptr(), "roll", "axis");
-  return wrap(roll(a, shifts, axes));
+  return wrap(roll(a, shifts, axes, axis.is_none()));
 }
 
 object squeeze_py(handle x, handle axis) {
@@ -144,7 +142,7 @@ object stack_py(handle arrays, handle axis) {
 }
 
 object tile_py(handle x, handle repetitions) {
-  return wrap(tile(unwrap(x, "tile: x"), ints_arg(repetitions.ptr(), "tile", "repetitions")));
+  return wrap(tile(unwrap(x, "tile: x"), dims_arg(repetitions.ptr(), "tile", "repetitions")));
 }
 
 object unstack_py(handle x, handle axis) {

@@ -19,23 +19,11 @@ Dims contiguous_strides(const Dims& shape) {
   int64_t acc = 1;
   for (int i = shape.size() - 1; i >= 0; --i) {
     s[i] = acc;
-    acc *= shape[i] > 0 ? shape[i] : 1;
+    // Cannot overflow for a shape that passed checked_numel unless another axis is 0; the
+    // strides of an empty array address nothing, so 0 is as good as any there.
+    if (!mul_fits(acc, shape[i] > 0 ? shape[i] : 1, &acc)) acc = 0;
   }
   return s;
-}
-
-int64_t checked_numel(const Dims& shape) {
-  if (shape.size() > kMaxRank)
-    throw ValueError("arrays have at most " + std::to_string(kMaxRank) + " dimensions, got " +
-                     std::to_string(shape.size()));
-  int64_t n = 1;
-  for (int64_t d : shape) {
-    if (d < 0) throw ValueError("negative dimensions are not allowed: shape " + shape_str(shape));
-    if (d != 0 && n > INT64_MAX / d)
-      throw ValueError("array is too big: shape " + shape_str(shape) + " overflows int64");
-    n *= d;
-  }
-  return n;
 }
 
 std::string shape_str(const Dims& shape) {
@@ -49,10 +37,7 @@ std::string shape_str(const Dims& shape) {
 }
 
 Array Array::empty(const Dims& shape, DType dtype, Device device, StreamHandle stream) {
-  int64_t n = checked_numel(shape);
-  int64_t bytes = dtype.nbytes_for(n);
-  if (n > 0 && bytes / n > dtype.itemsize() + 1 && !dtype.is_subbyte())
-    throw MemoryError("array is too big: " + std::to_string(n) + " elements");
+  const int64_t bytes = checked_nbytes(shape, dtype);
   StoragePtr st = Storage::allocate(static_cast<size_t>(bytes), device, stream);
   return Array(std::move(st), 0, shape, contiguous_strides(shape), dtype);
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/checked_size.h"
 #include "core/dims.h"
 #include "core/dtype.h"
 #include "core/storage.h"
@@ -24,7 +25,8 @@ class Array {
   Array(StoragePtr storage, int64_t byte_offset, Dims shape, Dims strides, DType dtype,
         uint8_t flags = 0);
 
-  // A fresh row-major array (uninitialised memory).
+  // A fresh row-major array (uninitialised memory). ValueError when the shape is negative or
+  // too big to address (checked_size.h), MemoryError when the device cannot provide it.
   static Array empty(const Dims& shape, DType dtype, Device device, StreamHandle stream = nullptr);
 
   // --- layout ---
@@ -33,7 +35,8 @@ class Array {
   const Dims& strides() const { return strides_; }
   int64_t shape(int i) const { return shape_[i]; }
   int64_t stride(int i) const { return strides_[i]; }
-  int64_t size() const;  // number of elements
+  // Number of elements. Unchecked: every Array's shape passed checked_size.h when it was made.
+  int64_t size() const;
   DType dtype() const { return dtype_; }
   Device device() const { return storage_ ? storage_->device() : Device{}; }
   const StoragePtr& storage() const { return storage_; }
@@ -69,8 +72,6 @@ class Array {
 
 // Row-major strides (in elements) for shape.
 Dims contiguous_strides(const Dims& shape);
-// Product of a shape; throws ValueError on overflow or negative extents.
-int64_t checked_numel(const Dims& shape);
 // Human-readable "(2, 3)".
 std::string shape_str(const Dims& shape);
 

@@ -51,6 +51,7 @@ inline Array broadcast_view(const Array& a, const Dims& shape) {
   if (broadcast_shapes(a.shape(), shape) != shape)
     throw ValueError("cannot broadcast an array of shape " + shape_str(a.shape()) + " to shape " +
                      shape_str(shape));
+  checked_nbytes(shape, a.dtype());  // a view, but its size and nbytes must still be numbers
   return a.view(shape, broadcast_strides(a, shape), a.byte_offset());
 }
 

@@ -1,6 +1,7 @@
 // dtype.cpp — classification and names of DLPack data types.
 #include "core/dtype.h"
 
+#include "core/checked_size.h"
 #include "core/errors.h"
 
 namespace dla {
@@ -88,6 +89,8 @@ DType DType::of(ScalarType s) {
   if (s == ScalarType::Other) throw TypeError("DType::of: storage types have no ScalarType");
   return DType(kNamed[static_cast<int>(s)].dl);
 }
+
+int64_t DType::nbytes_for(int64_t count) const { return checked_nbytes(count, *this); }
 
 DTypeKind DType::kind() const {
   if (scalar == ScalarType::Bool) return DTypeKind::Bool;

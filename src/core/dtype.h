@@ -39,8 +39,9 @@ struct DType {
   bool is_subbyte() const { return bits() % 8 != 0; }
   // Bytes per element; only meaningful when !is_subbyte().
   int64_t itemsize() const { return bits() / 8; }
-  // Bytes needed for `count` packed elements.
-  int64_t nbytes_for(int64_t count) const { return (count * bits() + 7) / 8; }
+  // Bytes needed for `count` packed elements; ValueError when they do not fit in int64
+  // (checked_size.h).
+  int64_t nbytes_for(int64_t count) const;
   std::string name() const;
 
   bool operator==(const DType& o) const {

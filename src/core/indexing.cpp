@@ -57,7 +57,9 @@ void integer_offsets(const Array& idx, int64_t start, const int64_t n, const int
         int64_t v = static_cast<int64_t>(src[k]);
         if constexpr (std::is_signed_v<T>) v += v < 0 ? len : 0;
         bad |= uint64_t(v) >= uint64_t(len);  // also catches v < -len and uint64 above INT64_MAX
-        out[k] = v * stride_bytes;
+        // Unsigned: an out-of-range index is reported below, but its product must not be
+        // signed overflow on the way (an in-range one is exact: it lies within the extent).
+        out[k] = int64_t(uint64_t(v) * uint64_t(stride_bytes));
       }
       if (!bad) return;
       for (int64_t k = 0; k < n; ++k) {

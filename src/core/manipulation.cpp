@@ -2,6 +2,7 @@
 #include "core/manipulation.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "core/broadcast.h"
@@ -75,6 +76,8 @@ Array broadcast_to(const Array& x, const Dims& shape) {
     throw ValueError("broadcast_to: cannot broadcast an array of shape " + shape_str(x.shape()) + " to shape " +
                      shape_str(shape));
   for (int i = 0; i < shape.size() - x.ndim(); ++i) expanded |= shape[i] != 1;
+  // A view, but its size and nbytes must still be numbers (NumPy refuses such views too).
+  checked_nbytes(shape, x.dtype());
   Array out = x.view(shape, broadcast_strides(x.shape(), x.strides(), shape), x.byte_offset());
   // Writing through a broadcast view would write one element many times (NumPy refuses too).
   if (expanded) out.set_readonly(true);
@@ -99,7 +102,10 @@ bool reshape_view(const Array& x, const Dims& shape, Array* out) {
   const int on = os.size(), nn = shape.size();
   while (ni < nn) {
     if (shape[ni] == 1) {
-      ns[ni] = oi < on ? ost[oi] * os[oi] : 1;
+      // Any stride serves a length-1 axis; this one keeps the group contiguous, unless a
+      // peer's extreme strides make it overflow.
+      if (oi >= on) ns[ni] = 1;
+      else if (!mul_fits(ost[oi], os[oi], &ns[ni])) ns[ni] = ost[oi];
       ++ni;
       continue;
     }
@@ -114,7 +120,8 @@ bool reshape_view(const Array& x, const Dims& shape, Array* out) {
     for (int k = oi; k + 1 < oj; ++k)
       if (ost[k] != ost[k + 1] * os[k + 1]) return false;
     ns[nj - 1] = ost[oj - 1];
-    for (int k = nj - 2; k >= ni; --k) ns[k] = ns[k + 1] * shape[k + 1];
+    for (int k = nj - 2; k >= ni; --k)
+      if (!mul_fits(ns[k + 1], shape[k + 1], &ns[k])) ns[k] = ns[k + 1];  // only for a length-1 axis k
     oi = oj;
     ni = nj;
   }
@@ -125,24 +132,25 @@ bool reshape_view(const Array& x, const Dims& shape, Array* out) {
 Array reshape(const Array& x, const Dims& shape_in, int copy) {
   Dims shape = shape_in;
   int infer = -1;
-  int64_t known = 1;
   for (int i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       if (infer >= 0) throw ValueError("reshape: can only specify one unknown dimension (-1)");
       infer = i;
     } else if (shape[i] < 0) {
       throw ValueError("reshape: negative dimension " + str(shape[i]) + " in shape " + shape_str(shape));
-    } else {
-      known = shape[i] == 0 ? 0 : (known > INT64_MAX / shape[i] ? -2 : known * shape[i]);
     }
   }
   const int64_t size = x.size();
   if (infer >= 0) {
-    if (known <= 0 || size % known != 0)
+    Dims known_dims = shape;
+    known_dims.erase(infer);
+    int64_t known;
+    if (!numel_fits(known_dims.data(), known_dims.size(), &known) || known == 0 || size % known != 0)
       throw ValueError("reshape: cannot reshape an array of size " + str(size) + " into shape " + shape_str(shape));
     shape[infer] = size / known;
   }
-  if (checked_numel(shape) != size)
+  int64_t n;
+  if (shape.size() > kMaxRank || !numel_fits(shape.data(), shape.size(), &n) || n != size)
     throw ValueError("reshape: cannot reshape an array of size " + str(size) + " into shape " + shape_str(shape));
   Array out;
   if (copy != 1 && reshape_view(x, shape, &out)) return out;
@@ -239,6 +247,9 @@ std::vector<Array> unstack(const Array& x, int64_t axis_in) {
       strides.push_back(x.stride(i));
     }
   std::vector<Array> out;
+  // One view per index: a length past what memory can list (a broadcast axis of 2**62) is a
+  // MemoryError at once (bad_alloc or length_error), not after filling the machine.
+  out.reserve(static_cast<size_t>(x.shape(axis)));
   for (int64_t i = 0; i < x.shape(axis); ++i)
     out.push_back(x.view(shape, strides, x.byte_offset() + i * x.stride(axis) * x.itemsize()));
   return out;
@@ -260,7 +271,7 @@ Array concat(const std::vector<Array>& xs_in, int64_t axis_in, bool flatten, DTy
     if (!ok)
       throw ValueError("concat: shapes " + shape_str(first.shape()) + " and " + shape_str(a.shape()) +
                        " differ outside the concatenation axis " + str(axis));
-    shape[axis] += a.shape(axis);
+    shape[axis] = checked_dim_add(shape[axis], a.shape(axis), "concat: the joined axis length");
   }
   Array out = Array::empty(shape, dtype, first.device());
   int64_t at = 0;
@@ -298,6 +309,15 @@ Array tile(const Array& x, const std::vector<int64_t>& reps_in) {
     if (r < 0) throw ValueError("tile: repetitions must be non-negative, got " + str(r));
   const int n = x.ndim(), m = static_cast<int>(reps_in.size());
   const int d = std::max(n, m);
+  if (d > kMaxRank) throw ValueError("tile: the result would have more than 64 dimensions");
+  // The result's shape is checked before anything is copied (or a list of r copies made).
+  Dims out_shape;
+  for (int i = 0; i < d; ++i) {
+    const int xi = i - (d - n), ri = i - (d - m);
+    out_shape.push_back(checked_dim_mul(xi >= 0 ? x.shape(xi) : 1, ri >= 0 ? reps_in[ri] : 1, "tile: the axis length"));
+  }
+  checked_nbytes(out_shape, x.dtype());
+  if (checked_numel(out_shape) == 0) return Array::empty(out_shape, x.dtype(), x.device());
   if (2 * d > kMaxRank) {
     // The interleaved view below needs 2*d axes; past 32 axes, tile one axis at a time.
     Dims sh(d, 1);
@@ -320,7 +340,7 @@ Array tile(const Array& x, const std::vector<int64_t>& reps_in) {
     return copied ? cur : copy_to(cur, cur.device());
   }
   // View x as (1, s0, 1, s1, ...) broadcast to (r0, s0, r1, s1, ...), copy, then merge pairs.
-  Dims big_shape, big_strides, out_shape;
+  Dims big_shape, big_strides;
   for (int i = 0; i < d; ++i) {
     const int xi = i - (d - n), ri = i - (d - m);
     const int64_t s = xi >= 0 ? x.shape(xi) : 1, st = xi >= 0 ? x.stride(xi) : 0;
@@ -329,35 +349,38 @@ Array tile(const Array& x, const std::vector<int64_t>& reps_in) {
     big_strides.push_back(0);
     big_shape.push_back(s);
     big_strides.push_back(st);
-    out_shape.push_back(r * s);
   }
-  checked_numel(out_shape);
   Array src = x.view(big_shape, big_strides, x.byte_offset());
   Array out = Array::empty(big_shape, x.dtype(), x.device());
   copy_into(out, src);
   return out.view(out_shape, contiguous_strides(out_shape), out.byte_offset());
 }
 
-Array roll(const Array& x, const std::vector<int64_t>& shifts, const std::vector<int64_t>& axes) {
-  if (axes.empty()) {
+Array roll(const Array& x, const std::vector<int64_t>& shifts, const std::vector<int64_t>& axes, bool flatten) {
+  if (flatten) {
     if (shifts.size() != 1) throw ValueError("roll: with axis=None, shift must be a single integer");
-    Array flat = roll(flattened(x), shifts, {0});
+    Array flat = roll(flattened(x), shifts, {0}, false);
     return flat.view(x.shape(), contiguous_strides(x.shape()), flat.byte_offset());
   }
   if (shifts.size() != axes.size() && shifts.size() != 1)
     throw ValueError("roll: shift and axis must have the same number of entries");
-  // Shifts of a repeated axis add up; each axis is then one two-piece copy.
+  // Shifts of a repeated axis add up (modulo the axis length, so that no sum overflows);
+  // each axis is then one two-piece copy.
   std::vector<int64_t> total(x.ndim(), 0);
   for (size_t k = 0; k < axes.size(); ++k) {
     const int a = normalize_axis(axes[k], x.ndim(), "roll");
-    total[a] += shifts.size() == 1 ? shifts[0] : shifts[k];
+    const int64_t n = x.shape(a);
+    if (n == 0) continue;
+    int64_t s = (shifts.size() == 1 ? shifts[0] : shifts[k]) % n;
+    if (s < 0) s += n;
+    total[a] = total[a] >= n - s ? total[a] - (n - s) : total[a] + s;
   }
   Array cur = x;
   bool copied = false;
   for (int a = 0; a < x.ndim(); ++a) {
     const int64_t n = x.shape(a);
     if (n == 0) continue;
-    const int64_t s = ((total[a] % n) + n) % n;
+    const int64_t s = total[a];
     if (s == 0) continue;
     Array next = Array::empty(x.shape(), x.dtype(), x.device());
     copy_into(slab(next, a, s, n - s), slab(cur, a, 0, n - s));
@@ -377,12 +400,17 @@ Array repeat(const Array& x, const std::vector<int64_t>& repeats, bool has_axis,
                      "), got " + str(static_cast<int64_t>(repeats.size())));
   for (int64_t r : repeats)
     if (r < 0) throw ValueError("repeat: repeats must be non-negative, got " + str(r));
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t r = repeats.size() == 1 ? repeats[0] : repeats[i];
-    if (r > INT64_MAX - total) throw ValueError("repeat: the result would be too large");
-    total += r;
-  }
+  const int64_t total = repeats.size() == 1
+                            ? checked_dim_mul(repeats[0], n, "repeat: the result length")
+                            : std::accumulate(repeats.begin(), repeats.end(), int64_t(0), [](int64_t t, int64_t r) {
+                                return checked_dim_add(t, r, "repeat: the result length");
+                              });
+  // The result is checked before the index list is built.
+  Dims out_shape = src.shape();
+  out_shape[axis] = total;
+  checked_nbytes(out_shape, x.dtype());
+  // Empty: no index list (which could be 2**31 entries long for a (0, 1) array).
+  if (checked_numel(out_shape) == 0) return Array::empty(out_shape, x.dtype(), x.device());
   // The result is a gather along the axis with each index written out `repeats` times.
   Array idx = Array::empty(Dims{total}, DType::of(ScalarType::Int64), Device{});
   auto* p = reinterpret_cast<int64_t*>(idx.data());

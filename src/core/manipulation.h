@@ -37,8 +37,9 @@ std::vector<Array> unstack(const Array& x, int64_t axis);
 Array concat(const std::vector<Array>& xs, int64_t axis, bool flatten, DType dtype);
 Array stack(const std::vector<Array>& xs, int64_t axis, DType dtype);
 Array tile(const Array& x, const std::vector<int64_t>& repetitions);
-// axes empty: roll the flattened array. One shift applies to every axis.
-Array roll(const Array& x, const std::vector<int64_t>& shifts, const std::vector<int64_t>& axes);
+// flatten: roll the flattened array (axis=None); otherwise along `axes`, which may be
+// empty (nothing moves). One shift applies to every axis.
+Array roll(const Array& x, const std::vector<int64_t>& shifts, const std::vector<int64_t>& axes, bool flatten);
 // repeats: per-element counts (size 1 or the axis length); has_axis false flattens first.
 Array repeat(const Array& x, const std::vector<int64_t>& repeats, bool has_axis, int64_t axis);
 

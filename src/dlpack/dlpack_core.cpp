@@ -72,27 +72,28 @@ Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
   }
   if (ndim > 0 && t.shape == nullptr) throw BufferError("DLPack tensor has ndim > 0 and a NULL shape");
   Dims shape(t.shape, ndim);
-  // Element count without a division per dimension (this runs on every import).
-  int64_t n = 1;
-  bool zero = false, overflow = false;
-  for (int i = 0; i < ndim; ++i) {
-    const int64_t d = shape[i];
-    if (d < 0) throw BufferError("DLPack tensor has a negative dimension (" + std::to_string(d) + ")");
-    if (d == 0) zero = true;
-    else overflow |= __builtin_mul_overflow(n, d, &n);
-  }
-  if (zero) n = 0;
-  else if (overflow) throw BufferError("DLPack tensor's element count overflows int64");
+  for (int i = 0; i < ndim; ++i)
+    if (shape[i] < 0) throw BufferError("DLPack tensor has a negative dimension (" + std::to_string(shape[i]) + ")");
+  DType dtype(t.dtype);
+  // The sizes every Array keeps addressable (checked_size.h): element count, byte count, the
+  // bytes the strides span and the offset.
+  int64_t n, nbytes, lo, hi, last;
+  if (!numel_fits(shape.data(), ndim, &n) || !packed_nbytes_fits(n, dtype.bits(), &nbytes))
+    throw BufferError("array is too big; DLPack tensor of shape " + shape_str(shape) + " and dtype " + dtype.name() +
+                      " has more than 2**63 - 1 elements or bytes");
   if (t.data == nullptr && n > 0) throw BufferError("DLPack tensor has NULL data but " + std::to_string(n) + " elements");
   if (t.byte_offset > static_cast<uint64_t>(INT64_MAX)) throw BufferError("DLPack tensor's byte_offset is out of range");
   Dims strides = t.strides ? Dims(t.strides, ndim) : contiguous_strides(shape);
-  DType dtype(t.dtype);
-  if (dtype.is_subbyte() && !compact_row_major(shape, strides))
-    throw BufferError("strided sub-byte DLPack tensors are not supported (packed sub-byte data must be compact)");
-  // Storage size is informational for adopted memory; saturate rather than overflow.
-  unsigned __int128 bits = static_cast<unsigned __int128>(n) * static_cast<uint64_t>(dtype.bits());
-  size_t nbytes = static_cast<size_t>(std::min<unsigned __int128>((bits + 7) / 8, SIZE_MAX));
-  StoragePtr st = Storage::adopt(release, nbytes, device);
+  if (dtype.is_subbyte()) {
+    if (!compact_row_major(shape, strides))
+      throw BufferError("strided sub-byte DLPack tensors are not supported (packed sub-byte data must be compact)");
+  } else if (!strided_extent_fits(shape.data(), strides.data(), ndim, dtype.itemsize(), &lo, &hi) ||
+             !add_fits(static_cast<int64_t>(t.byte_offset), hi, &last)) {
+    throw BufferError("DLPack tensor's strides " + shape_str(strides) + " (shape " + shape_str(shape) + ", byte_offset " +
+                      std::to_string(t.byte_offset) + ") address more than 2**63 - 1 bytes");
+  }
+  // Storage size is informational for adopted memory.
+  StoragePtr st = Storage::adopt(release, static_cast<size_t>(nbytes), device);
   Array a(std::move(st), static_cast<int64_t>(t.byte_offset), std::move(shape), std::move(strides), dtype);
   if (flags & DLPACK_FLAG_BITMASK_READ_ONLY) a.set_readonly(true);
   return a;

@@ -6,6 +6,12 @@
 
 #include <pybind11/pybind11.h>
 
+#ifdef __linux__
+#include <sys/uio.h>
+#include <unistd.h>
+#endif
+
+#include <cerrno>
 #include <mutex>
 #include <new>
 #include <string>
@@ -122,41 +128,92 @@ const DLPackExchangeAPI kApi = {
     &current_work_stream,
 };
 
-const DLPackExchangeAPI* usable(const DLPackExchangeAPIHeader* h) {
-  // A newer major may change the table's layout: walk back to one we understand.
-  for (; h; h = h->prev_api) {
-    if (h->version.major == DLPACK_MAJOR_VERSION) {
-      auto* api = reinterpret_cast<const DLPackExchangeAPI*>(h);
-      if (api->managed_tensor_from_py_object_no_sync && api->managed_tensor_to_py_object_no_sync &&
-          api->current_work_stream)
-        return api;
+// Whether n bytes at p can be read. A peer's table address is a number anyone can set
+// (`__c_dlpack_exchange_api__ = 1`); the kernel copies through it or reports EFAULT
+// instead of the process faulting. Where it cannot tell (no such call, or forbidden),
+// the address is trusted, as it was before this check.
+bool readable(const void* p, size_t n) {
+#ifdef __linux__
+  alignas(16) char buf[sizeof(DLPackExchangeAPI)];
+  if (n > sizeof(buf)) return false;
+  iovec local{buf, n}, remote{const_cast<void*>(p), n};
+  const ssize_t r = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  if (r == static_cast<ssize_t>(n)) return true;
+  return r < 0 && (errno == ENOSYS || errno == EPERM);
+#else
+  (void)p;
+  (void)n;
+  return true;
+#endif
+}
+
+// The major-1 table reachable from header h, or nullptr with *problem saying why not.
+// A newer major may change the table's layout: walk back through prev_api (a bounded
+// walk, so a cycle cannot hang the import) to one we understand.
+const DLPackExchangeAPI* usable(const DLPackExchangeAPIHeader* h, const char** problem) {
+  for (int hops = 0; hops < 16; ++hops, h = h->prev_api) {
+    if (!h) {
+      *problem = hops ? "no table in its prev_api chain has major version 1" : "the address is 0 (NULL)";
       return nullptr;
     }
+    if (reinterpret_cast<uintptr_t>(h) % alignof(DLPackExchangeAPIHeader) != 0) {
+      *problem = "the address is not aligned for a DLPackExchangeAPIHeader";
+      return nullptr;
+    }
+    if (!readable(h, sizeof(DLPackExchangeAPIHeader))) {
+      *problem = "the address is not readable memory";
+      return nullptr;
+    }
+    if (h->version.major != DLPACK_MAJOR_VERSION) continue;
+    auto* api = reinterpret_cast<const DLPackExchangeAPI*>(h);
+    if (!readable(api, sizeof(DLPackExchangeAPI))) {
+      *problem = "the table is not readable memory";
+      return nullptr;
+    }
+    if (!api->managed_tensor_from_py_object_no_sync || !api->managed_tensor_to_py_object_no_sync ||
+        !api->current_work_stream) {
+      *problem = "the table lacks a function DLPack requires (NULL pointer)";
+      return nullptr;
+    }
+    return api;
   }
+  *problem = "no table of major version 1 within 16 prev_api links";
   return nullptr;
 }
 
-const DLPackExchangeAPI* lookup(PyTypeObject* type) {
+// The table a type publishes (the 1.3 capsule attribute first, then the 1.2 int). When it
+// publishes a value that cannot be a table, *problem says why (and nullptr is returned).
+const DLPackExchangeAPI* lookup(PyTypeObject* type, const char** problem) {
   PyObject* t = reinterpret_cast<PyObject*>(type);
   PyObject* err_type, *err_value, *err_tb;
   PyErr_Fetch(&err_type, &err_value, &err_tb);
   const DLPackExchangeAPI* found = nullptr;
+  *problem = nullptr;
   if (PyObject* cap = PyObject_GetAttrString(t, "__dlpack_c_exchange_api__")) {
     if (PyCapsule_IsValid(cap, "dlpack_exchange_api"))
-      found = usable(static_cast<const DLPackExchangeAPIHeader*>(PyCapsule_GetPointer(cap, "dlpack_exchange_api")));
+      found = usable(static_cast<const DLPackExchangeAPIHeader*>(PyCapsule_GetPointer(cap, "dlpack_exchange_api")),
+                     problem);
+    else
+      *problem = "__dlpack_c_exchange_api__ is not a capsule named 'dlpack_exchange_api'";
     Py_DECREF(cap);
   }
   PyErr_Clear();
   if (!found) {
     if (PyObject* addr = PyObject_GetAttrString(t, "__c_dlpack_exchange_api__")) {
-      if (PyLong_Check(addr)) {
+      if (!PyLong_Check(addr) || PyBool_Check(addr)) {
+        *problem = "__c_dlpack_exchange_api__ is not an int (an address)";
+      } else if (_PyLong_Sign(addr) < 0) {
+        *problem = "__c_dlpack_exchange_api__ is a negative int, not an address";
+      } else {
         void* p = PyLong_AsVoidPtr(addr);
-        if (p) found = usable(static_cast<const DLPackExchangeAPIHeader*>(p));
+        if (!p && PyErr_Occurred()) *problem = "__c_dlpack_exchange_api__ is too large to be an address";
+        else found = usable(static_cast<const DLPackExchangeAPIHeader*>(p), problem);
       }
       Py_DECREF(addr);
     }
     PyErr_Clear();
   }
+  if (found) *problem = nullptr;
   PyErr_Restore(err_type, err_value, err_tb);
   return found;
 }
@@ -170,6 +227,7 @@ struct CacheEntry {
   PyTypeObject* type = nullptr;
   unsigned int tag = 0;
   const DLPackExchangeAPI* api = nullptr;
+  const char* problem = nullptr;
 };
 constexpr int kCacheSize = 8;
 CacheEntry g_cache[kCacheSize];
@@ -187,16 +245,20 @@ unsigned int version_tag(PyTypeObject* t) {
 
 const DLPackExchangeAPI* dlarray_exchange_api() { return &kApi; }
 
-const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type) {
+const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type, const char** problem) {
+  const char* unused;
+  if (!problem) problem = &unused;
   for (auto& e : g_cache) {
     if (e.type != type) continue;
     const unsigned int tag = version_tag(type);
-    if (tag != 0 && tag == e.tag) return e.api;
-    e.api = lookup(type);  // the attribute lookup gives the type a fresh tag
-    e.tag = version_tag(type);
+    if (tag == 0 || tag != e.tag) {
+      e.api = lookup(type, &e.problem);  // the attribute lookup gives the type a fresh tag
+      e.tag = version_tag(type);
+    }
+    *problem = e.problem;
     return e.api;
   }
-  const DLPackExchangeAPI* api = lookup(type);
+  const DLPackExchangeAPI* api = lookup(type, problem);
   CacheEntry& slot = g_cache[g_cache_next];
   g_cache_next = (g_cache_next + 1) % kCacheSize;
   PyObject* evicted = reinterpret_cast<PyObject*>(slot.type);
@@ -204,6 +266,7 @@ const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type) {
   slot.type = type;
   slot.tag = version_tag(type);
   slot.api = api;
+  slot.problem = *problem;
   Py_XDECREF(evicted);  // last: releasing a type may run arbitrary code
   return api;
 }

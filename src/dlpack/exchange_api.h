@@ -10,8 +10,11 @@ namespace dla::py {
 const DLPackExchangeAPI* dlarray_exchange_api();
 
 // A peer's table for `type`, or nullptr: looked up once per type (the 1.3 capsule attribute
-// first, then the 1.2 int), version-checked (walking prev_api to a major-1 table), cached.
-// Never raises; a malformed attribute counts as "no table".
-const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type);
+// first, then the 1.2 int), validated (an int or a capsule of the right name, not NULL,
+// aligned, readable, walking prev_api to a major-1 table with its required functions) and
+// cached. Never raises: when the type publishes something that cannot be a table, nullptr
+// is returned and *problem (if given) says why, so that the caller can fall back to
+// __dlpack__ or name the problem when there is nothing to fall back to.
+const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type, const char** problem = nullptr);
 
 }  // namespace dla::py

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/allocator.h"
+#include "core/checked_size.h"
 #include "core/errors.h"
 #include "core/runtime.h"
 
@@ -94,15 +95,15 @@ class CpuAllocator final : public Allocator {
     size_t align = huge ? kHugePage : nbytes >= kPageAlignFrom ? kPageAlign : kMinAlign;
     // aligned_alloc needs a size that is a multiple of the alignment, and a zero-size
     // array still gets a unique, valid pointer.
-    size_t rounded = (nbytes + align - 1) / align * align;
-    if (rounded == 0) rounded = align;
+    const size_t rounded = checked_alloc_size(nbytes, align, "cpu");
     void* p = cache_.take(rounded);
     if (p) {
       stats_.on_alloc(static_cast<int64_t>(rounded));
       return DataPtr{p, reinterpret_cast<void*>(rounded), &CpuAllocator::release};
     }
     p = std::aligned_alloc(align, rounded);
-    if (!p) throw MemoryError("out of memory allocating " + std::to_string(nbytes) + " bytes on cpu");
+    if (!p)
+      throw MemoryError("Unable to allocate " + std::to_string(nbytes) + " bytes on cpu: out of memory");
 #ifdef MADV_HUGEPAGE
     // Transparent huge pages are often opt-in ("madvise" mode): without the hint a fresh
     // 40 MB output takes 10,000 page faults on first touch, which costs more than the

@@ -27,7 +27,7 @@ Array eye(int64_t rows, int64_t cols, int64_t k, DType dtype, Device device) {
   alignas(16) char one[32];
   store_scalar(dtype, Scalar::of_int(1), one);
   const int64_t item = dtype.itemsize();
-  k = std::clamp<int64_t>(k, -rows - 1, cols + 1);  // beyond the matrix either way: no ones
+  k = std::clamp<int64_t>(k, -rows, cols);  // beyond the matrix either way: no ones (and no overflow below)
   for (int64_t i = std::max<int64_t>(0, -k); i < rows && i + k < cols; ++i)
     std::memcpy(out.data() + (i * cols + i + k) * item, one, static_cast<size_t>(item));
   return to_device(std::move(out), device);
@@ -76,14 +76,16 @@ Array triangle(const Array& x, int64_t k, bool lower) {
   if (x.dtype().is_subbyte()) throw TypeError(std::string(fname) + ": sub-byte dtypes are storage-only");
   Array out = copy_to(x, Device{});
   const int64_t rows = x.shape(x.ndim() - 2), cols = x.shape(x.ndim() - 1);
-  const int64_t item = x.itemsize(), mats = rows * cols != 0 ? out.size() / (rows * cols) : 0;
+  const int64_t item = x.itemsize(), mats = rows != 0 && cols != 0 ? out.size() / rows / cols : 0;
   char* p = out.data();
-  k = std::clamp<int64_t>(k, -rows - 1, cols + 1);  // keeps i + k from overflowing
+  k = std::clamp<int64_t>(k, -rows, cols);  // past the matrix either way changes nothing more
+  // Column bounds in 128 bits: i + k + 1 may pass INT64_MAX for a (1, 2**63 - 1) matrix.
+  auto col = [cols](__int128 j) { return static_cast<int64_t>(std::clamp<__int128>(j, 0, cols)); };
   for (int64_t m = 0; m < mats; ++m) {
     for (int64_t i = 0; i < rows; ++i, p += cols * item) {
       // Zero columns j > i + k (tril) or j < i + k (triu), clamped to the row.
-      const int64_t lo = lower ? std::clamp<int64_t>(i + k + 1, 0, cols) : 0;
-      const int64_t hi = lower ? cols : std::clamp<int64_t>(i + k, 0, cols);
+      const int64_t lo = lower ? col(__int128(i) + k + 1) : 0;
+      const int64_t hi = lower ? cols : col(__int128(i) + k);
       if (hi > lo) std::memset(p + lo * item, 0, static_cast<size_t>((hi - lo) * item));
     }
   }

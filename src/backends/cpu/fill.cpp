@@ -63,10 +63,11 @@ Array arange_host(const Scalar& start, const Scalar& step, int64_t n, DType dtyp
     using T = typename decltype(tag)::type;
     T* d = reinterpret_cast<T*>(out.data());
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      // Exact integer arithmetic (wraps like the dtype when it overflows).
-      int64_t a = start.kind == Scalar::Kind::UInt ? int64_t(start.u) : start.i;
-      int64_t b = step.kind == Scalar::Kind::UInt ? int64_t(step.u) : step.i;
-      for (int64_t i = 0; i < n; ++i) d[i] = T(a + i * b);
+      // Exact integer arithmetic, modulo 2**64 (so wrapping like the dtype when a value
+      // overflows it, and defined behaviour when start + i * step leaves int64 on the way).
+      const uint64_t a = start.kind == Scalar::Kind::UInt ? start.u : uint64_t(start.i);
+      const uint64_t b = step.kind == Scalar::Kind::UInt ? step.u : uint64_t(step.i);
+      for (int64_t i = 0; i < n; ++i) d[i] = T(a + uint64_t(i) * b);
     } else if constexpr (std::is_same_v<T, bool>) {
       for (int64_t i = 0; i < n; ++i) d[i] = (start.as_double() + double(i) * step.as_double()) != 0;
     } else {

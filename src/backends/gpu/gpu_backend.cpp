@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/array.h"
+#include "core/checked_size.h"
 #include "core/errors.h"
 #include "core/strided_loop.h"
 
@@ -52,7 +53,9 @@ DataPtr GpuAllocator::allocate(size_t nbytes, Device device, StreamHandle stream
     throw ValueError("the " + std::string(device_kind_name(kind_)) + " allocator was asked for memory on '" +
                      device.str() + "'");
   runtime_for(device);  // ValueError naming the device when it does not exist
-  const size_t n = nbytes ? nbytes : 1;  // empty arrays still get a unique, valid pointer
+  // At least one byte (empty arrays still get a unique, valid pointer); MemoryError for a
+  // size no runtime could provide, before the runtime is asked.
+  const size_t n = checked_alloc_size(nbytes, 1, device.str().c_str());
   const DlaGpuOps& ops = b.ops();
   void* p = nullptr;
   void* native = nullptr;
