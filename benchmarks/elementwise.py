@@ -6,7 +6,11 @@ Throughput lines also give GB/s moved (inputs read + output written) for our run
 runs on one thread ("1t") and on all the threads it would use by default ("Nt"); NumPy's
 elementwise loops are single-threaded.
 
-usage: PYTHONPATH=python python3 benchmarks/elementwise.py [--quick]
+`--transcendental` instead times every transcendental function on 10**6 float32 and float64
+values from its domain, dlarray on one thread (DLARRAY_VECTOR_MATH=all gives the libmvec-only
+choice to compare with; see benchmarks/accuracy.py for the errors).
+
+usage: PYTHONPATH=python python3 benchmarks/elementwise.py [--quick] [--transcendental]
 """
 import argparse
 import sys
@@ -71,10 +75,39 @@ def throughput(quick):
         dl._core._set_num_threads(nthreads)
 
 
+TRANSCENDENTAL = {  # name -> (NumPy name, input range)
+    "exp": ("exp", -5, 5), "expm1": ("expm1", -5, 5), "log": ("log", 0, 5), "log1p": ("log1p", 0, 5),
+    "log2": ("log2", 0, 5), "log10": ("log10", 0, 5), "sin": ("sin", -5, 5), "cos": ("cos", -5, 5),
+    "tan": ("tan", -5, 5), "asin": ("arcsin", -1, 1), "acos": ("arccos", -1, 1), "atan": ("arctan", -5, 5),
+    "sinh": ("sinh", -5, 5), "cosh": ("cosh", -5, 5), "tanh": ("tanh", -5, 5), "asinh": ("arcsinh", -5, 5),
+    "acosh": ("arccosh", 1, 5), "atanh": ("arctanh", -1, 1),
+}
+
+
+def transcendental(quick):
+    n, number, repeat = 10**6, (2 if quick else 5), (3 if quick else 7)
+    rng = np.random.default_rng(0)
+    nthreads = dl._core._num_threads()
+    dl._core._set_num_threads(1)
+    for dtype in ("float32", "float64"):
+        for name, (np_name, lo, hi) in TRANSCENDENTAL.items():
+            nx = rng.uniform(lo, hi, n).astype(dtype)
+            x = dl.asarray(nx)
+            ours, theirs = getattr(dl, name), getattr(np, np_name)
+            row(f"{name:<6} {dtype} 1t", best(lambda: ours(x), number, repeat), best(lambda: theirs(nx), number, repeat), "ms")
+    dl._core._set_num_threads(nthreads)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer repetitions and 10**6 elements (smoke run)")
+    p.add_argument("--transcendental", action="store_true", help="only the transcendental functions, 10**6 values")
     args = p.parse_args()
+    if args.transcendental:
+        print(f"dlarray (vector math: {dl._core._vector_math_isa()}) vs NumPy {np.__version__}")
+        print(f"{'case':<34} {'dlarray':>13} {'numpy':>13} {'ratio':>7}")
+        transcendental(args.quick)
+        return 0
     print(f"dlarray vs NumPy {np.__version__}; {dl._core._num_threads()} threads available to dlarray")
     print(f"{'case':<34} {'dlarray':>13} {'numpy':>13} {'ratio':>7}")
     per_call(args.quick)
