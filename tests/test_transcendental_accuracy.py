@@ -7,7 +7,8 @@ the subnormal range) and its error in ulps is measured against numpy.longdouble 
 extended precision, 11 more bits than float64). The bounds are the project's: float64
 within 1 ulp, except the functions where neither libmvec nor glibc's scalar libm reaches it
 (listed in src/backends/cpu/vector_math.cpp), which must stay within 2.5; float32 no worse
-than NumPy's error on the same inputs (and at most 1 ulp where NumPy is better than that).
+than NumPy's error on the same inputs (and at most 1 ulp where NumPy is better than that)
+where libmvec is in use; without it, glibc's scalar float32 functions are held to 2.5 ulp.
 benchmarks/accuracy.py measures the same on 10**6 inputs per function.
 """
 import math
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.skipif(np.finfo(LD).nmant < 63, reason="needs x87 long 
 
 NP_NAME = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh", "acosh": "arccosh",
            "atanh": "arctanh"}
-FLOAT64_ABOVE_ONE_ULP = {"log10", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"}
+FLOAT64_ABOVE_ONE_ULP = {"sinh", "cosh", "tanh", "asinh", "acosh", "atanh"}
 BITS = {"float32": (24, -126), "float64": (53, -1022)}
 
 
@@ -110,10 +111,15 @@ def test_hard_inputs_within_bound(name, dtype):
     ours = np.from_dlpack(getattr(dl, name)(dl.asarray(x)))
     assert ours.dtype == x.dtype
     err = ulp_errors(ours, ref, dtype)
+    vector_math = dl._core._vector_math_isa() != "none"
     if dtype == "float64":
-        bound = 2.5 if name in FLOAT64_ABOVE_ONE_ULP else 1.0
-    else:
+        # glibc's scalar log10 (used only without the vector loops) reaches 1.6 ulp
+        above = FLOAT64_ABOVE_ONE_ULP | (set() if vector_math else {"log10"})
+        bound = 2.5 if name in above else 1.0
+    elif vector_math:
         bound = max(ulp_errors(theirs, ref, dtype).max(), 1.0)
+    else:  # no libmvec (or DLARRAY_VECTOR_MATH=0): glibc's scalar float32 functions, within 2 ulp
+        bound = 2.5
     worst = int(np.argmax(err))
     assert err[worst] <= bound, f"{name}({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp > {bound:.3f}"
 
@@ -147,3 +153,20 @@ def test_float64_matches_math_module_on_reference_points():
                      "cos": [1.0, 3.0, 1e22], "tan": [1.0, 1e22], "atan": [1.0, 0.5]}.items():
         for x in xs:
             assert float(getattr(dl, name)(dl.asarray(x))) == getattr(math, name)(x), (name, x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "expm1", "log1p", "sin", "cos", "tan"])
+def test_special_values_are_libms(name, dtype):
+    # Zeros, infinities, NaN, negative arguments, overflow and subnormal results, mixed
+    # into a block with ordinary values (the vector loops recompute these separately).
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1.0, 710.0, -746.0, -708.6, -707.5, 707.5, 1e-310,
+                  5e-324, -5e-324, 89.0, -104.0, 2.0] * 20, dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(x)
+        got = np.from_dlpack(getattr(dl, name)(dl.asarray(x)))
+    special = ~np.isfinite(want) | (want == 0) | (np.abs(want) < np.finfo(dtype).smallest_normal)
+    np.testing.assert_array_equal(got[special], want[special])
+    signed = special & ~np.isnan(want)  # a NaN's sign bit is not specified
+    np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]))
+    np.testing.assert_allclose(got[~special], want[~special], rtol=4 * np.finfo(dtype).eps)

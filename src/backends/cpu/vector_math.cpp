@@ -2,6 +2,8 @@
 // (see vector_math.h), and the loops that call it.
 #include "backends/cpu/vector_math.h"
 
+#include "backends/cpu/exp_log_f64.h"
+
 #include <dlfcn.h>
 #include <immintrin.h>
 
@@ -18,27 +20,29 @@ namespace {
 //   Widened (float32 only) libmvec's float64 function on the widened values, rounded once
 //           to float32: a few float64 ulps are a 2^-29 fraction of a float32 ulp, so the
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
+//   Own     (float64 exp, log, log2, log10) exp_log_f64.h: vectorized, within 0.56 ulp;
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
 // each function over 10^6 inputs (hard regions included) next to NumPy's. The goal is
 // float64 within 1 ulp and float32 no worse than NumPy; libmvec is kept only where it meets
 // it (it is documented as 4-ulp), or where glibc's scalar function misses it as well and is
-// not more accurate (float64 log10, sinh, cosh, tanh, asinh, acosh, atanh: libmvec 1.2 to
+// not more accurate (float64 sinh, cosh, tanh, asinh, acosh, atanh: libmvec 1.2 to
 // 1.9 ulp, scalar libm 1.5 to 2.1 ulp and ten times slower; NumPy's SVML loops are within
 // 0.85 ulp there but are not ours to call). Max ulp measured when chosen (AVX-512,
-// glibc 2.36), libmvec / scalar / NumPy:
-//   float64 exp 2.6/0.50/0.70  expm1 2.0/0.81/0.51  log 1.5/0.51/0.60  log1p 1.7/0.78/0.58
-//           log2 1.7/0.53/0.51  sin 3.0/0.52/0.52  cos 3.2/0.51/0.51  tan 3.0/0.54/0.56
+// glibc 2.36), libmvec / scalar / NumPy (/ Own):
+//   float64 exp 2.6/0.50/0.70/0.51  log 1.5/0.51/0.60/0.53  log2 1.7/0.53/0.51/0.53
+//           log10 1.8/1.6/0.59/0.54  expm1 2.0/0.81/0.51  log1p 1.7/0.78/0.58
+//           sin 3.0/0.52/0.52  cos 3.2/0.51/0.51  tan 3.0/0.54/0.56
 //           asin 2.5/0.51/0.79  acos 1.6/0.52/0.81  atan 1.5/0.51/0.53
 //   float32 (libmvec / NumPy) exp 2.4/2.3  log 3.8/2.5  sin 2.0/1.4  cos 1.7/1.4
 //           sinh 1.7/1.4  atanh 1.4/1.3: these are Widened; every other float32 libmvec
 //           function measured at or below NumPy's error.
-enum Source : uint8_t { Vector, Widened, Scalar };
+enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
 // X(name, float32 source, float64 source); the name is the libm / libmvec name.
 #define DLA_VECTOR_MATH_POLICY(X)                                                              \
-  X(exp, Widened, Scalar) X(expm1, Vector, Scalar) X(log, Widened, Scalar)                    \
-  X(log1p, Vector, Scalar) X(log2, Vector, Scalar) X(log10, Vector, Vector)                   \
+  X(exp, Widened, Own) X(expm1, Vector, Scalar) X(log, Widened, Own)                          \
+  X(log1p, Vector, Scalar) X(log2, Vector, Own) X(log10, Vector, Own)                         \
   X(sin, Widened, Scalar) X(cos, Widened, Scalar) X(tan, Vector, Scalar)                      \
   X(asin, Vector, Scalar) X(acos, Vector, Scalar) X(atan, Vector, Scalar)                     \
   X(sinh, Widened, Vector) X(cosh, Vector, Vector) X(tanh, Vector, Vector)                    \
@@ -121,6 +125,34 @@ const char* env_setting() {
   const char* v = std::getenv("DLARRAY_VECTOR_MATH");
   return v ? v : "";
 }
+// The Own float64 loops (exp_log_f64.h), strided rows gathered into blocks.
+template <ExpLogFn F>
+void own_loop(char** p, const int64_t* s, int64_t n) {
+  constexpr int64_t st = sizeof(double);
+  if (s[0] == st && s[1] == st) {
+    exp_log_f64_row(F, reinterpret_cast<const double*>(p[1]), reinterpret_cast<double*>(p[0]), n);
+    return;
+  }
+  constexpr int64_t kBlock = 256;
+  double buf[kBlock];
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+    for (int64_t k = 0; k < m; ++k) buf[k] = *reinterpret_cast<const double*>(p[1] + (i0 + k) * s[1]);
+    exp_log_f64_row(F, buf, buf, m);
+    for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(p[0] + (i0 + k) * s[0]) = buf[k];
+  }
+}
+
+LoopFn own_float64_loop(OpId op) {
+  switch (op) {
+    case OpId::exp: return &own_loop<ExpLogFn::Exp>;
+    case OpId::log: return &own_loop<ExpLogFn::Log>;
+    case OpId::log2: return &own_loop<ExpLogFn::Log2>;
+    case OpId::log10: return &own_loop<ExpLogFn::Log10>;
+    default: return nullptr;
+  }
+}
+
 bool disabled_by_env() { return std::strcmp(env_setting(), "0") == 0 || std::strcmp(env_setting(), "off") == 0; }
 bool everywhere_by_env() { return std::strcmp(env_setting(), "all") == 0; }
 
@@ -130,6 +162,14 @@ const char* vector_math_isa() { return g_isa; }
 
 void install_vector_math(KernelTable& table) {
   if (disabled_by_env()) return;
+  constexpr int f32 = static_cast<int>(ScalarType::Float32), f64 = static_cast<int>(ScalarType::Float64);
+  const bool everywhere = everywhere_by_env();
+  if (exp_log_f64_available() && !everywhere) {
+#define DLA_INSTALL_OWN(name, f32_source, f64_source) \
+  if (f64_source == Own) table[static_cast<int>(OpId::name)][f64] = own_float64_loop(OpId::name);
+    DLA_VECTOR_MATH_POLICY(DLA_INSTALL_OWN)
+#undef DLA_INSTALL_OWN
+  }
   __builtin_cpu_init();
   const bool avx512 = __builtin_cpu_supports("avx512f");
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -141,9 +181,7 @@ void install_vector_math(KernelTable& table) {
   g_row_d = avx512 ? row_d_avx512 : row_d_avx2;
   const std::string pf = avx512 ? "_ZGVeN16v_" : "_ZGVdN8v_";
   const std::string pd = avx512 ? "_ZGVeN8v_" : "_ZGVdN4v_";
-  constexpr int f32 = static_cast<int>(ScalarType::Float32), f64 = static_cast<int>(ScalarType::Float64);
   // Both widths are looked up whatever the policy: Widened float32 needs the float64 one.
-  const bool everywhere = everywhere_by_env();
 #define DLA_INSTALL(name, f32_source, f64_source)                                               \
   {                                                                                            \
     constexpr int op = static_cast<int>(OpId::name);                                          \
