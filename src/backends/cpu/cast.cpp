@@ -12,6 +12,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "backends/cpu/half_convert.h"
 #include "core/copy.h"
 #include "core/dispatch.h"
 #include "core/half.h"
@@ -69,6 +70,14 @@ template <bool ToHalf, bool Bf16, class T>
 void half_row(char** p, const int64_t* s, int64_t n) {
   char* d = p[0];
   const char* src = p[1];
+  constexpr Half kHalf = Bf16 ? Half::BFloat16 : Half::Float16;
+  if constexpr (std::is_same_v<T, float>) {  // the common pair: whole rows, vector conversions
+    if constexpr (ToHalf) {
+      if (s[1] == sizeof(float)) return cpu::narrow_half_row(kHalf, reinterpret_cast<const float*>(src), d, s[0], n);
+    } else {
+      if (s[0] == sizeof(float)) return cpu::widen_half_row(kHalf, src, s[1], reinterpret_cast<float*>(d), n);
+    }
+  }
   for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1]) {
     if constexpr (ToHalf && (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>)) {
       const double v = convert<double>(*reinterpret_cast<const T*>(src));

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "backends/cpu/elementwise_loops.h"
+#include "backends/cpu/half_convert.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/vector_math.h"
 #include "core/elementwise.h"
@@ -192,14 +193,11 @@ struct HalfRows {
           const float v = half_to_float(half, *reinterpret_cast<const uint16_t*>(at));
           for (int64_t j = 0; j < m; ++j) buf[k][j] = v;
         } else {
-          for (int64_t j = 0; j < m; ++j) buf[k][j] = half_to_float(half, *reinterpret_cast<const uint16_t*>(at + j * s[k]));
+          widen_half_row(half, at, s[k], buf[k], m);
         }
       }
       f32(ptr, st, m);
-      if (widen[0]) {
-        char* out = q[0] + i0 * s[0];
-        for (int64_t j = 0; j < m; ++j) *reinterpret_cast<uint16_t*>(out + j * s[0]) = float_to_half(half, buf[0][j]);
-      }
+      if (widen[0]) narrow_half_row(half, buf[0], q[0] + i0 * s[0], s[0], m);
     }
   }
 };
@@ -214,6 +212,7 @@ void half_nextafter_loop(char** p, const int64_t* s, int64_t n) {
 template <int N>
 void run_plan(LoopFn fn, ElementwisePlan& p) {
   if (p.half == Half::None) return run<N>(fn, p);
+  if (LoopFn vector = float32_loop_for_half(p.op)) fn = vector;
   if (p.op == OpId::nextafter)
     fn = p.half == Half::BFloat16 ? &half_nextafter_loop<Half::BFloat16> : &half_nextafter_loop<Half::Float16>;
   HalfRows<N> rows{fn, p.half, {}};

@@ -53,6 +53,7 @@ using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
 
 void* g_fn_f[kNumOps] = {};
 void* g_fn_d[kNumOps] = {};
+LoopFn g_half_f32[kNumOps] = {};  // float32 loops for float16 / bfloat16 plans
 RowF g_row_f = nullptr;
 RowD g_row_d = nullptr;
 const char* g_isa = "none";
@@ -160,6 +161,8 @@ bool everywhere_by_env() { return std::strcmp(env_setting(), "all") == 0; }
 
 const char* vector_math_isa() { return g_isa; }
 
+LoopFn float32_loop_for_half(OpId op) { return g_half_f32[static_cast<int>(op)]; }
+
 void install_vector_math(KernelTable& table) {
   if (disabled_by_env()) return;
   constexpr int f32 = static_cast<int>(ScalarType::Float32), f64 = static_cast<int>(ScalarType::Float64);
@@ -187,6 +190,7 @@ void install_vector_math(KernelTable& table) {
     constexpr int op = static_cast<int>(OpId::name);                                          \
     g_fn_f[op] = dlsym(lib, (pf + #name "f").c_str());                                         \
     g_fn_d[op] = dlsym(lib, (pd + #name).c_str());                                             \
+    if (g_fn_f[op]) g_half_f32[op] = &vector_loop<op, float>;                                  \
     if ((everywhere || f32_source == Vector) && g_fn_f[op]) table[op][f32] = &vector_loop<op, float>;          \
     else if (f32_source == Widened && g_fn_d[op]) table[op][f32] = &widened_loop<op>;               \
     if ((everywhere || f64_source == Vector) && g_fn_d[op]) table[op][f64] = &vector_loop<op, double>;         \

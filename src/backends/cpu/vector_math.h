@@ -16,6 +16,12 @@ namespace dla::cpu {
 // result never depends on the layout it came in.
 void install_vector_math(KernelTable& table);
 
+// The loop a float16 / bfloat16 plan runs for `op` (values widened to float32): libmvec's
+// float32 function wherever it exists, whatever the float32 policy, since its few float32
+// ulps are a 2^-13 (float16) or 2^-16 (bfloat16) fraction of the half type's ulp; null
+// where the kernel table's float32 loop is to be used.
+LoopFn float32_loop_for_half(OpId op);
+
 // Which vector ISA the loops use: "avx512", "avx2" or "none" (for diagnostics).
 const char* vector_math_isa();
 
