@@ -3,6 +3,7 @@
 #include "backends/cpu/vector_math.h"
 
 #include "backends/cpu/exp_log_f64.h"
+#include "backends/cpu/float32_math.h"
 
 #include <dlfcn.h>
 #include <immintrin.h>
@@ -20,7 +21,9 @@ namespace {
 //   Widened (float32 only) libmvec's float64 function on the widened values, rounded once
 //           to float32: a few float64 ulps are a 2^-29 fraction of a float32 ulp, so the
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
-//   Own     (float64 exp, log, log2, log10) exp_log_f64.h: vectorized, within 0.56 ulp;
+//   Own     our own vectorized loops: float64 exp, log, log2, log10 (exp_log_f64.h, within
+//           0.56 ulp) and float32 exp, log, sin, cos (float32_math.h, evaluated in float64,
+//           within 0.5 ulp); where the CPU lacks AVX2/FMA, float32 falls back to Widened;
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
 // each function over 10^6 inputs (hard regions included) next to NumPy's. The goal is
@@ -41,9 +44,9 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
 // X(name, float32 source, float64 source); the name is the libm / libmvec name.
 #define DLA_VECTOR_MATH_POLICY(X)                                                              \
-  X(exp, Widened, Own) X(expm1, Vector, Scalar) X(log, Widened, Own)                          \
+  X(exp, Own, Own) X(expm1, Vector, Scalar) X(log, Own, Own)                                  \
   X(log1p, Vector, Scalar) X(log2, Vector, Own) X(log10, Vector, Own)                         \
-  X(sin, Widened, Scalar) X(cos, Widened, Scalar) X(tan, Vector, Scalar)                      \
+  X(sin, Own, Scalar) X(cos, Own, Scalar) X(tan, Vector, Scalar)                              \
   X(asin, Vector, Scalar) X(acos, Vector, Scalar) X(atan, Vector, Scalar)                     \
   X(sinh, Widened, Vector) X(cosh, Vector, Vector) X(tanh, Vector, Vector)                    \
   X(asinh, Vector, Vector) X(acosh, Vector, Vector) X(atanh, Widened, Vector)
@@ -144,6 +147,33 @@ void own_loop(char** p, const int64_t* s, int64_t n) {
   }
 }
 
+template <Float32Fn F>
+void own_loop_f32(char** p, const int64_t* s, int64_t n) {
+  constexpr int64_t st = sizeof(float);
+  if (s[0] == st && s[1] == st) {
+    float32_math_row(F, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
+    return;
+  }
+  constexpr int64_t kBlock = 256;
+  float buf[kBlock];
+  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+    const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+    for (int64_t k = 0; k < m; ++k) buf[k] = *reinterpret_cast<const float*>(p[1] + (i0 + k) * s[1]);
+    float32_math_row(F, buf, buf, m);
+    for (int64_t k = 0; k < m; ++k) *reinterpret_cast<float*>(p[0] + (i0 + k) * s[0]) = buf[k];
+  }
+}
+
+LoopFn own_float32_loop(OpId op) {
+  switch (op) {
+    case OpId::exp: return &own_loop_f32<Float32Fn::Exp>;
+    case OpId::log: return &own_loop_f32<Float32Fn::Log>;
+    case OpId::sin: return &own_loop_f32<Float32Fn::Sin>;
+    case OpId::cos: return &own_loop_f32<Float32Fn::Cos>;
+    default: return nullptr;
+  }
+}
+
 LoopFn own_float64_loop(OpId op) {
   switch (op) {
     case OpId::exp: return &own_loop<ExpLogFn::Exp>;
@@ -173,6 +203,13 @@ void install_vector_math(KernelTable& table) {
     DLA_VECTOR_MATH_POLICY(DLA_INSTALL_OWN)
 #undef DLA_INSTALL_OWN
   }
+  const bool own_f32 = float32_math_available() && !everywhere;
+  if (own_f32) {
+#define DLA_INSTALL_OWN(name, f32_source, f64_source) \
+  if (f32_source == Own) table[static_cast<int>(OpId::name)][f32] = own_float32_loop(OpId::name);
+    DLA_VECTOR_MATH_POLICY(DLA_INSTALL_OWN)
+#undef DLA_INSTALL_OWN
+  }
   __builtin_cpu_init();
   const bool avx512 = __builtin_cpu_supports("avx512f");
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -192,7 +229,8 @@ void install_vector_math(KernelTable& table) {
     g_fn_d[op] = dlsym(lib, (pd + #name).c_str());                                             \
     if (g_fn_f[op]) g_half_f32[op] = &vector_loop<op, float>;                                  \
     if ((everywhere || f32_source == Vector) && g_fn_f[op]) table[op][f32] = &vector_loop<op, float>;          \
-    else if (f32_source == Widened && g_fn_d[op]) table[op][f32] = &widened_loop<op>;               \
+    else if ((f32_source == Widened || (f32_source == Own && !own_f32)) && g_fn_d[op])      \
+      table[op][f32] = &widened_loop<op>;                                                      \
     if ((everywhere || f64_source == Vector) && g_fn_d[op]) table[op][f64] = &vector_loop<op, double>;         \
   }
   DLA_VECTOR_MATH_POLICY(DLA_INSTALL)
