@@ -34,7 +34,9 @@ constexpr uint64_t kBias = 1023ull << 52;
 constexpr uint64_t kExpField = 0xfffull << 52;
 
 __attribute__((always_inline)) inline float exp_via_double(float xf) {
-  const double x = std::fmin(std::fmax(double(xf), -200.0), 200.0);  // NaN: restored below
+  // Clamped by selects (fmin/fmax would not vectorize); NaN passes and is restored below.
+  const double xd = xf;
+  const double x = select(xd < -200.0, -200.0, select(xd > 200.0, 200.0, xd));
   double kd = x * kInvLn2 + kShift;
   const uint64_t ki = bits_of(kd);
   kd -= kShift;
