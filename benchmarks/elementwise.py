@@ -6,7 +6,14 @@ Throughput lines also give GB/s moved (inputs read + output written) for our run
 runs on one thread ("1t") and on all the threads it would use by default ("Nt"); NumPy's
 elementwise loops are single-threaded.
 
-usage: PYTHONPATH=python python3 benchmarks/elementwise.py [--quick]
+`--transcendental` instead times every transcendental function on 10**6 float32 and float64
+values from its domain, dlarray on one thread (DLARRAY_VECTOR_MATH=all gives the libmvec-only
+choice to compare with; see benchmarks/accuracy.py for the errors).
+
+`--half` times float16 against NumPy's float16 and bfloat16 against PyTorch's (CPU, one
+thread each) on 10**6 values.
+
+usage: PYTHONPATH=python python3 benchmarks/elementwise.py [--quick] [--transcendental] [--half]
 """
 import argparse
 import sys
@@ -71,10 +78,74 @@ def throughput(quick):
         dl._core._set_num_threads(nthreads)
 
 
+TRANSCENDENTAL = {  # name -> (NumPy name, input range)
+    "exp": ("exp", -5, 5), "expm1": ("expm1", -5, 5), "log": ("log", 0, 5), "log1p": ("log1p", 0, 5),
+    "log2": ("log2", 0, 5), "log10": ("log10", 0, 5), "sin": ("sin", -5, 5), "cos": ("cos", -5, 5),
+    "tan": ("tan", -5, 5), "asin": ("arcsin", -1, 1), "acos": ("arccos", -1, 1), "atan": ("arctan", -5, 5),
+    "sinh": ("sinh", -5, 5), "cosh": ("cosh", -5, 5), "tanh": ("tanh", -5, 5), "asinh": ("arcsinh", -5, 5),
+    "acosh": ("arccosh", 1, 5), "atanh": ("arctanh", -1, 1),
+}
+
+
+def transcendental(quick):
+    n, number, repeat = 10**6, (2 if quick else 5), (3 if quick else 7)
+    rng = np.random.default_rng(0)
+    nthreads = dl._core._num_threads()
+    dl._core._set_num_threads(1)
+    for dtype in ("float32", "float64"):
+        for name, (np_name, lo, hi) in TRANSCENDENTAL.items():
+            nx = rng.uniform(lo, hi, n).astype(dtype)
+            x = dl.asarray(nx)
+            ours, theirs = getattr(dl, name), getattr(np, np_name)
+            row(f"{name:<6} {dtype} 1t", best(lambda: ours(x), number, repeat), best(lambda: theirs(nx), number, repeat), "ms")
+    dl._core._set_num_threads(nthreads)
+
+
+def half(quick):
+    n, number, repeat = 10**6, (2 if quick else 5), (3 if quick else 7)
+    nx = np.random.default_rng(0).uniform(0.5, 3, n).astype(np.float16)
+    ny = nx[::-1].copy()
+    x, y = dl.asarray(nx), dl.asarray(ny)
+    nthreads = dl._core._num_threads()
+    dl._core._set_num_threads(1)
+    cases = [("a + b", lambda p, a, b: a + b), ("a * 2.0", lambda p, a, b: a * 2.0),
+             ("exp", lambda p, a, b: p.exp(a)), ("sin", lambda p, a, b: p.sin(a)), ("log", lambda p, a, b: p.log(a)),
+             ("sum", lambda p, a, b: p.sum(a)), ("mean", lambda p, a, b: p.mean(a))]
+    for name, f in cases:
+        row(f"{name:<8} float16 1t", best(lambda: f(dl, x, y), number, repeat), best(lambda: f(np, nx, ny), number, repeat), "ms")
+    try:
+        import torch
+    except ImportError:
+        print("bfloat16: torch not installed")
+    else:
+        torch_threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        tx = torch.from_numpy(nx.astype(np.float32)).to(torch.bfloat16)
+        ty = torch.flip(tx, [0])
+        bx, by = dl.from_dlpack(tx), dl.from_dlpack(ty)
+        for name, f in cases:
+            row(f"{name:<8} bfloat16 1t", best(lambda: f(dl, bx, by), number, repeat),
+                best(lambda: f(torch, tx, ty), number, repeat), "ms", "(vs torch)")
+        torch.set_num_threads(torch_threads)
+    dl._core._set_num_threads(nthreads)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer repetitions and 10**6 elements (smoke run)")
+    p.add_argument("--transcendental", action="store_true", help="only the transcendental functions, 10**6 values")
+    p.add_argument("--half", action="store_true", help="only float16 (vs NumPy) and bfloat16 (vs PyTorch)")
     args = p.parse_args()
+    if args.half:
+        print(f"dlarray vs NumPy {np.__version__} (float16) and PyTorch (bfloat16)")
+        print(f"{'case':<34} {'dlarray':>13} {'peer':>13} {'ratio':>7}")
+        half(args.quick)
+        return 0
+    if args.transcendental:
+        print(f"dlarray (vector math: {dl._core._vector_math_isa()}) vs NumPy {np.__version__}")
+        print(f"{'case':<34} {'dlarray':>13} {'numpy':>13} {'ratio':>7}")
+        transcendental(args.quick)
+        return 0
     print(f"dlarray vs NumPy {np.__version__}; {dl._core._num_threads()} threads available to dlarray")
     print(f"{'case':<34} {'dlarray':>13} {'numpy':>13} {'ratio':>7}")
     per_call(args.quick)

@@ -71,8 +71,16 @@ IInfo iinfo(pyb::handle type) {
   return IInfo{bits, py(PyLong_FromUnsignedLongLong(hi)), py(PyLong_FromLong(0)), dtype_object(d)};
 }
 
+// float16 and bfloat16 (beyond the standard) count as 'real floating' and 'numeric', as
+// NumPy counts float16 and PyTorch's is_floating_point counts both.
 bool kind_matches(const DType& d, const std::string& kind) {
   const ScalarType s = d.scalar;
+  if (half_of(d) != Half::None) {
+    if (kind == "real floating" || kind == "numeric") return true;
+    if (kind == "bool" || kind == "signed integer" || kind == "unsigned integer" || kind == "integral" ||
+        kind == "complex floating")
+      return false;
+  }
   if (kind == "bool") return s == ScalarType::Bool;
   if (kind == "signed integer") return is_signed_integer(s);
   if (kind == "unsigned integer") return is_unsigned_integer(s);
@@ -123,14 +131,14 @@ pyb::object astype(pyb::handle x, pyb::handle dtype_h, pyb::handle copy_h, pyb::
 
 PyObject* result_type(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   try {
-    ScalarType t = ScalarType::Other;
+    DType t;
     bool any = false;
     for (Py_ssize_t i = 0; i < nargs; ++i) {
       PyObject* o = args[i];
       if (is_python_scalar(o)) continue;
       DType d = dtype_or_array(o);
-      if (!d.computes()) throw TypeError("result_type: " + d.name() + " is a storage-only dtype");
-      t = any ? promote_types(t, d.scalar) : d.scalar;
+      if (!dtype_computes(d)) throw TypeError("result_type: " + d.name() + " is a storage-only dtype");
+      t = any ? promote_dtypes(t, d) : d;
       any = true;
     }
     if (!any) throw TypeError("result_type: at least one argument must be an array or a dtype");
@@ -141,13 +149,13 @@ PyObject* result_type(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
                              : PyLong_Check(o)  ? PyScalarKind::Int
                              : PyFloat_Check(o) ? PyScalarKind::Float
                                                 : PyScalarKind::Complex;
-      const ScalarType s = scalar_operand_type(t, k);
-      if (s == ScalarType::Other)
+      DType s;
+      if (!scalar_operand_dtype(t, k, &s))
         throw TypeError(std::string("result_type: a Python ") + py_scalar_kind_name(k) +
-                        " cannot be combined with dtype " + DType::of(t).name());
+                        " cannot be combined with dtype " + t.name());
       t = s;
     }
-    return dtype_object(DType::of(t)).release().ptr();
+    return dtype_object(t).release().ptr();
   } catch (...) {
     set_python_error_from_current();
     return nullptr;
@@ -198,8 +206,9 @@ void bind_data_types(pyb::module_& m) {
       "can_cast",
       [](pyb::handle from, pyb::handle to) {
         const DType f = dtype_or_array(from), t = parse_dtype(to);
-        if (!f.computes() || !t.computes()) return f == t;
-        return can_cast_types(f.scalar, t.scalar);
+        if (!dtype_computes(f) || !dtype_computes(t)) return f == t;
+        DType joined;
+        return promote_dtypes(f, t, &joined) && joined == t;
       },
       arg("from_"), arg("to"), pyb::pos_only(),
       "can_cast(from_, to, /)\n--\n\nWhether type promotion can turn from_ (a dtype or an array) into to.");

@@ -3,7 +3,8 @@
 // A DType is the DLDataType itself (so every code, width and lane count round-trips
 // through DLPack) plus a ScalarType for the dtypes that have kernels. Everything else
 // (float16, bfloat16, fp8/fp6/fp4, opaque handles, vector lanes) is storage: it can be
-// created, viewed, copied and exchanged, but not computed on.
+// created, viewed, copied and exchanged. float16 and bfloat16 (scalar == Other too) also
+// compute, in float32, through the elementwise plans and reductions (core/half.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>

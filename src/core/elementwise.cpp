@@ -3,6 +3,7 @@
 #include "core/elementwise.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -130,6 +131,45 @@ bool may_overlap(const Array& a, const Array& b) {
   return alo < bhi && blo < ahi;
 }
 
+[[noreturn]] void kind_error_half(OpId op, Half h) {
+  const OpInfo& info = op_info(op);
+  throw TypeError(std::string(info.name) + ": expected " + kinds_description(info.kinds) + " input, got " +
+                  half_name(h));
+}
+
+// Whether a clip bound of dtype `bound` may meet x's dtype (some promotion joins them).
+bool clip_bound_fits(const DType& bound, const DType& x) {
+  DType joined;
+  return promote_dtypes(bound, x, &joined);
+}
+
+// The compute dtype when some array operand is float16 or bfloat16 (see promotion.h): the
+// promoted dtype, with a half result computed as Float32 and reported through *half.
+ScalarType half_compute_type(OpId op, const ElemArg* args, int nargs, Half* half) {
+  const OpInfo& info = op_info(op);
+  const int first = info.sig == Sig::Where ? 1 : 0;
+  DType joined;
+  bool have = false;
+  for (int i = first; i < nargs; ++i) {
+    if (args[i].tag != ElemArg::Tag::Array) continue;
+    if (info.sig == Sig::Clip && i > 0) continue;
+    const DType& d = args[i].array->dtype();
+    joined = have ? promote_dtypes(joined, d) : d;
+    have = true;
+  }
+  if (!have) throw TypeError(std::string(info.name) + ": at least one of x1 and x2 must be an array");
+  for (int i = first; i < nargs; ++i) {
+    if (args[i].tag != ElemArg::Tag::Scalar) continue;
+    DType t;
+    if (!scalar_operand_dtype(joined, args[i].kind, &t))
+      throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
+                      " cannot be combined with an array of dtype " + joined.name());
+    if (info.sig != Sig::Clip) joined = t;
+  }
+  *half = half_of(joined);
+  return *half != Half::None ? ScalarType::Float32 : joined.scalar;
+}
+
 }  // namespace
 
 const char* kinds_description(uint8_t kinds) {
@@ -163,32 +203,44 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
   const int first = info.sig == Sig::Where ? 1 : 0;
   ScalarType compute = ScalarType::Other;
   const Array* lead = nullptr;  // first array operand: device and memory order of the output
+  bool any_half = false;
   for (int i = 0; i < nargs; ++i) {
     if (args[i].tag != ElemArg::Tag::Array) continue;
     const Array& a = *args[i].array;
-    if (!a.dtype().computes())
-      throw TypeError(std::string(info.name) + ": dtype " + a.dtype().name() +
-                      " is storage-only; convert it with astype first");
+    if (!a.dtype().computes()) {
+      if (half_of(a.dtype()) == Half::None)
+        throw TypeError(std::string(info.name) + ": dtype " + a.dtype().name() +
+                        " is storage-only; convert it with astype first");
+      any_half = true;
+    }
     if (!lead) lead = &a;
-    if (i < first) continue;
+    if (any_half || i < first) continue;
     if (info.sig == Sig::Clip && i > 0) continue;  // bounds do not take part in promotion
     compute = compute == ScalarType::Other ? a.dtype().scalar : promote_types(compute, a.dtype().scalar);
   }
   if (info.sig == Sig::Clip && args[0].tag != ElemArg::Tag::Array)
     throw TypeError("clip: x must be an array");
-  if (compute == ScalarType::Other)
+  if (!any_half && compute == ScalarType::Other)
     throw TypeError(std::string(info.name) + ": at least one argument must be an array");
-  for (int i = first; i < nargs; ++i) {
-    if (args[i].tag != ElemArg::Tag::Scalar) continue;
-    const ScalarType t = scalar_operand_type(compute, args[i].kind);
-    if (t == ScalarType::Other)
-      throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
-                      " cannot be combined with an array of dtype " + name_of(compute));
-    if (info.sig != Sig::Clip) compute = t;  // a complex scalar lifts float32/64 to complex
+  if (any_half) {
+    compute = half_compute_type(op, args, nargs, &p.half);
+  } else {
+    for (int i = first; i < nargs; ++i) {
+      if (args[i].tag != ElemArg::Tag::Scalar) continue;
+      const ScalarType t = scalar_operand_type(compute, args[i].kind);
+      if (t == ScalarType::Other)
+        throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
+                        " cannot be combined with an array of dtype " + name_of(compute));
+      if (info.sig != Sig::Clip) compute = t;  // a complex scalar lifts float32/64 to complex
+    }
   }
-  if (!(info.kinds & kind_bit(compute))) kind_error(op, compute);
+  if (!(info.kinds & kind_bit(compute))) {
+    if (p.half != Half::None) kind_error_half(op, p.half);
+    kind_error(op, compute);
+  }
   p.compute = compute;
   p.result = op_result_type(op, compute);
+  const DType result_dtype = p.half_output() ? half_dtype(p.half) : dtype_of(p.result);
 
   // ---- operands, shape, device -------------------------------------------------------------
   // The common case (equal shapes) reads the shape in place; broadcasting builds one.
@@ -202,14 +254,15 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
       const Array& arr = *a.array;
       if (info.sig == Sig::Where && i == 0 && arr.dtype().scalar != ScalarType::Bool)
         throw TypeError("where: condition must have dtype bool, got " + arr.dtype().name());
-      if (info.sig == Sig::Clip && i > 0 && promote_types_or_none(arr.dtype().scalar, compute) == ScalarType::Other)
+      if (info.sig == Sig::Clip && i > 0 && !clip_bound_fits(arr.dtype(), args[0].array->dtype()))
         throw TypeError(std::string("clip: ") + (i == 1 ? "min" : "max") + " of dtype " + arr.dtype().name() +
-                        " cannot be converted to x's dtype " + name_of(compute));
+                        " cannot be converted to x's dtype " + args[0].array->dtype().name());
       if (arr.device() != lead->device())
         throw ValueError(std::string(info.name) + ": arrays are on different devices ('" + lead->device().str() +
                          "' and '" + arr.device().str() + "'); move them with to_device first");
       in.given = &arr;
-      in.needs_cast = arr.dtype().scalar != in.dtype;
+      in.half = p.half != Half::None && half_of(arr.dtype()) == p.half;
+      in.needs_cast = !in.half && arr.dtype() != dtype_of(in.dtype);
       if (!shape) {
         shape = &arr.shape();
       } else if (arr.shape() != *shape) {
@@ -222,6 +275,12 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
         store_scalar_operand(op, a, in.dtype, in.value);
       else
         store_limit(in.dtype, /*highest=*/i == 2, in.value);  // clip's absent bound
+      if (p.half != Half::None && in.dtype == ScalarType::Float32) {  // the scalar takes the half dtype
+        float v;
+        std::memcpy(&v, in.value, sizeof v);
+        v = round_through_half(p.half, v);
+        std::memcpy(in.value, &v, sizeof v);
+      }
     }
   }
 
@@ -234,8 +293,8 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
 
   // ---- output ------------------------------------------------------------------------------
   if (inplace) {
-    if (inplace->dtype().scalar != p.result)
-      throw TypeError(std::string(info.name) + " (in place): the result dtype " + name_of(p.result) +
+    if (inplace->dtype() != result_dtype)
+      throw TypeError(std::string(info.name) + " (in place): the result dtype " + result_dtype.name() +
                       " differs from the left operand's dtype " + inplace->dtype().name() +
                       "; in-place operators never change an array's dtype");
     if (*shape != inplace->shape())
@@ -251,7 +310,7 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
       if (!same_view(broadcast_view(in.array(), *shape), p.out)) in.hold(copy_to(in.array(), in.array().device()));
     }
   } else {
-    p.out = allocate_output(*shape, dtype_of(p.result), lead->device(), lead->shape() == *shape ? lead : nullptr);
+    p.out = allocate_output(*shape, result_dtype, lead->device(), lead->shape() == *shape ? lead : nullptr);
   }
   return p;
 }

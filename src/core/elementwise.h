@@ -12,6 +12,7 @@
 
 #include "core/array.h"
 #include "core/elementwise_ops.h"
+#include "core/half.h"
 #include "core/promotion.h"
 #include "core/scalar.h"
 
@@ -42,7 +43,13 @@ struct ElemArg {
 struct ElementwisePlan {
   OpId op{};
   ScalarType compute = ScalarType::Other;  // the kernel's input dtype
-  ScalarType result = ScalarType::Other;
+  ScalarType result = ScalarType::Other;   // the kernel's output dtype
+  // float16 / bfloat16 operations (beyond the standard): the kernel is the float32 one
+  // (compute == Float32); the operands marked `half` and, when result is Float32, the
+  // output are stored in this type, and the executor converts them block by block
+  // (float32 registers, one rounding at the end).
+  Half half = Half::None;
+  bool half_output() const { return half != Half::None && result == ScalarType::Float32; }
   Array out;
   int nin = 0;
   struct Input {
@@ -54,6 +61,7 @@ struct ElementwisePlan {
     bool use_owned = false;
     bool is_scalar = false;
     bool needs_cast = false;               // the array's dtype differs from the kernel's
+    bool half = false;                     // stored as plan.half: converted block by block
     ScalarType dtype = ScalarType::Other;  // the kernel's dtype for this input
     alignas(16) unsigned char value[16];   // is_scalar: the element, already converted
     const Array& array() const { return use_owned ? owned : *given; }

@@ -1,34 +1,54 @@
-// half.h — float16 and bfloat16 bit conversions (round to nearest even, NaN kept quiet).
+// half.h — float16 and bfloat16: which dtypes they are, and their bit conversions to and
+// from float32 (round to nearest even, NaN kept quiet).
 //
-// These two storage dtypes are common enough in exchange that tolist, astype and repr
-// decode and encode them; they have no arithmetic kernels.
+// Beyond the array API standard, both compute: every elementwise operation and the
+// statistical reductions load them as float32, compute in float32 and round once on the
+// way back (elementwise.cpp plans it, the device executor converts blocks; reduction.cpp
+// accumulates in float32). The conversions are DLA_HOST_DEVICE so that a GPU kernel can
+// load and store them the same way.
 #pragma once
 #include <cstdint>
 #include <cstring>
 
+#include "core/dtype.h"
+#include "core/host_device.h"
+
 namespace dla {
 
-inline float bits_to_float(uint32_t u) {
+enum class Half : uint8_t { None, Float16, BFloat16 };
+
+inline Half half_of(const DType& d) {
+  if (d.dl.lanes != 1 || d.dl.bits != 16) return Half::None;
+  if (d.dl.code == kDLFloat) return Half::Float16;
+  if (d.dl.code == kDLBfloat) return Half::BFloat16;
+  return Half::None;
+}
+inline DType half_dtype(Half h) {
+  return DType(DLDataType{uint8_t(h == Half::BFloat16 ? kDLBfloat : kDLFloat), 16, 1});
+}
+inline const char* half_name(Half h) { return h == Half::BFloat16 ? "bfloat16" : "float16"; }
+
+DLA_HOST_DEVICE inline float bits_to_float(uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
   return f;
 }
-inline uint32_t float_to_bits(float f) {
+DLA_HOST_DEVICE inline uint32_t float_to_bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
   return u;
 }
 
-inline float bfloat16_to_float(uint16_t h) { return bits_to_float(uint32_t(h) << 16); }
+DLA_HOST_DEVICE inline float bfloat16_to_float(uint16_t h) { return bits_to_float(uint32_t(h) << 16); }
 
-inline uint16_t float_to_bfloat16(float f) {
+DLA_HOST_DEVICE inline uint16_t float_to_bfloat16(float f) {
   uint32_t u = float_to_bits(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x40);  // quiet NaN
   u += 0x7fffu + ((u >> 16) & 1u);                                         // nearest even
   return uint16_t(u >> 16);
 }
 
-inline float float16_to_float(uint16_t h) {
+DLA_HOST_DEVICE inline float float16_to_float(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000u) << 16;
   uint32_t exp = (h >> 10) & 0x1fu;
   uint32_t man = h & 0x3ffu;
@@ -42,7 +62,7 @@ inline float float16_to_float(uint16_t h) {
   return bits_to_float(sign | ((exp + 112) << 23) | (man << 13));
 }
 
-inline uint16_t float_to_float16(float f) {
+DLA_HOST_DEVICE inline uint16_t float_to_float16(float f) {
   uint32_t u = float_to_bits(f);
   uint16_t sign = uint16_t((u >> 16) & 0x8000u);
   uint32_t au = u & 0x7fffffffu;
@@ -63,6 +83,40 @@ inline uint16_t float_to_float16(float f) {
   }
   uint32_t r = au + 0xfffu + ((au >> 13) & 1u);  // nearest even at bit 13
   return uint16_t(sign | ((r - 0x38000000u) >> 13));
+}
+
+DLA_HOST_DEVICE inline float half_to_float(Half h, uint16_t bits) {
+  return h == Half::BFloat16 ? bfloat16_to_float(bits) : float16_to_float(bits);
+}
+DLA_HOST_DEVICE inline uint16_t float_to_half(Half h, float f) {
+  return h == Half::BFloat16 ? float_to_bfloat16(f) : float_to_float16(f);
+}
+// float64 -> half with one rounding: float64 -> float32 rounded to odd (sticky last bit),
+// then float32 -> half to nearest even; float32 carries more than two extra bits, so the
+// result is the correctly rounded one (a plain double -> float -> half could round twice).
+DLA_HOST_DEVICE inline uint16_t double_to_half(Half h, double d) {
+  float f = static_cast<float>(d);
+  if (static_cast<double>(f) != d && f == f && (float_to_bits(f) & 1u) == 0 && (float_to_bits(f) & 0x7fffffffu) != 0x7f800000u) {
+    const uint32_t u = float_to_bits(f);
+    const bool away = (d < 0 ? -d : d) > static_cast<double>(f < 0 ? -f : f);
+    f = bits_to_float(away ? u + 1 : u - 1);  // the odd neighbour on d's side (sign-magnitude bits)
+  }
+  return float_to_half(h, f);
+}
+
+// A float32 value rounded to the half type and back (a Python scalar meeting a half array
+// takes the array's dtype first, as it would with float32).
+DLA_HOST_DEVICE inline float round_through_half(Half h, float f) { return half_to_float(h, float_to_half(h, f)); }
+
+// nextafter in the half type's own spacing, for half values held as float32 (the float32
+// function would step by a float32 ulp, which rounds back to where it started).
+DLA_HOST_DEVICE inline float half_nextafter(Half h, float a, float b) {
+  if (a != a || b != b) return a + b;
+  if (a == b) return b;
+  if (a == 0.0f) return half_to_float(h, uint16_t(b < 0 ? 0x8001u : 0x0001u));
+  const uint16_t u = float_to_half(h, a);
+  const bool away_from_zero = (b > a) == (a > 0.0f);
+  return half_to_float(h, uint16_t(away_from_zero ? u + 1 : u - 1));
 }
 
 }  // namespace dla

@@ -11,6 +11,7 @@
 
 #include "core/dtype.h"
 #include "core/errors.h"
+#include "core/half.h"
 
 namespace dla {
 
@@ -99,5 +100,57 @@ inline const char* py_scalar_kind_name(PyScalarKind k) {
   }
   return "?";
 }
+
+// ---- float16 and bfloat16 (beyond the standard) --------------------------------------------
+// Within the floating kind only, like every floating dtype (bool and integer dtypes do not
+// promote with them): float16 as NumPy (with float32 -> float32, float64 -> float64,
+// complex64 -> complex64, ...), bfloat16 as PyTorch (the same, and with float16 -> float32).
+// Python scalars take their dtype as they take float32's (int, float), and a complex scalar
+// gives complex64.
+
+// The join of any two dtypes that compute (the 13 and the two half types); false if none.
+inline bool promote_dtypes(const DType& a, const DType& b, DType* out) {
+  const Half ha = half_of(a), hb = half_of(b);
+  if (ha == Half::None && hb == Half::None) {
+    const ScalarType r = promote_types_or_none(a.scalar, b.scalar);
+    if (r == ScalarType::Other) return false;
+    *out = DType::of(r);
+    return true;
+  }
+  if (ha != Half::None && hb != Half::None) {
+    *out = ha == hb ? a : DType::of(ScalarType::Float32);
+    return true;
+  }
+  const DType& other = ha == Half::None ? a : b;
+  if (!is_floating(other.scalar)) return false;
+  *out = other;
+  return true;
+}
+
+// As above, throwing TypeError naming both dtypes.
+inline DType promote_dtypes(const DType& a, const DType& b) {
+  DType r;
+  if (!promote_dtypes(a, b, &r))
+    throw TypeError("no type promotion is defined between " + a.name() + " and " + b.name() +
+                    " (mixed kinds, or int64 with uint64); convert one with astype");
+  return r;
+}
+
+// scalar_operand_type for any dtype that computes; false where the combination is refused.
+inline bool scalar_operand_dtype(const DType& a, PyScalarKind k, DType* out) {
+  if (half_of(a) != Half::None) {
+    if (k == PyScalarKind::Bool) return false;
+    *out = k == PyScalarKind::Complex ? DType::of(ScalarType::Complex64) : a;
+    return true;
+  }
+  if (!a.computes()) return false;
+  const ScalarType r = scalar_operand_type(a.scalar, k);
+  if (r == ScalarType::Other) return false;
+  *out = DType::of(r);
+  return true;
+}
+
+// Whether the dtype takes part in computation: the 13 standard dtypes and the two half types.
+inline bool dtype_computes(const DType& d) { return d.computes() || half_of(d) != Half::None; }
 
 }  // namespace dla

@@ -10,6 +10,8 @@
 #include "core/elementwise.h"
 #include "core/errors.h"
 #include "core/fill.h"
+#include "core/half.h"
+#include "core/promotion.h"
 
 namespace dla {
 namespace {
@@ -110,6 +112,17 @@ void register_reduction_kernels(DeviceKind kind, const ReductionKernels* kernels
 DType reduction_result_dtype(ReduceOpId op, DType x, const DType* dtype) {
   const ReduceOpInfo& info = reduce_op_info(op);
   const ScalarType s = x.scalar;
+  if (half_of(x) != Half::None) {  // float16 / bfloat16: results keep x's dtype, as float32 would
+    if (!(info.kinds & kKindRealFloat))
+      throw TypeError(std::string(info.name) + ": x must have " + kinds_description(info.kinds) + " dtype, got " +
+                      x.name());
+    if (info.out == ReduceOut::Accumulate && dtype) {
+      if (!dtype_computes(*dtype) || dtype->scalar == ScalarType::Bool)
+        throw TypeError(std::string(info.name) + ": dtype must be a numeric dtype, got " + dtype->name());
+      return *dtype;
+    }
+    return x;
+  }
   if (!x.computes())
     throw TypeError(std::string(info.name) + ": dtype " + x.name() + " is storage-only; convert it with astype first");
   if (!(kind_bit(s) & info.kinds))
@@ -117,7 +130,7 @@ DType reduction_result_dtype(ReduceOpId op, DType x, const DType* dtype) {
   switch (info.out) {
     case ReduceOut::Accumulate:
       if (dtype) {
-        if (!dtype->computes() || dtype->scalar == ScalarType::Bool)
+        if (!dtype_computes(*dtype) || dtype->scalar == ScalarType::Bool)
           throw TypeError(std::string(info.name) + ": dtype must be a numeric dtype, got " + dtype->name());
         if (is_complex(s) && !is_complex(dtype->scalar))
           throw TypeError(std::string(info.name) + ": a complex array cannot be accumulated as " + dtype->name() +
@@ -134,9 +147,27 @@ DType reduction_result_dtype(ReduceOpId op, DType x, const DType* dtype) {
   return x;
 }
 
+// float16 / bfloat16 on either side (x, or the requested dtype): the reduction runs on
+// float32 (accumulating in float32) and the result is rounded to the half type once.
+// `inner` receives the dtype argument for the float32 run.
+static bool half_reduction(const Array& x, const DType& result, const DType* dtype, Array* xf, const DType** inner) {
+  const bool half_in = half_of(x.dtype()) != Half::None, half_out = half_of(result) != Half::None;
+  if (!half_in && !half_out) return false;
+  static const DType f32 = DType::of(ScalarType::Float32);
+  *xf = half_in ? cast_to(x, f32) : x;
+  *inner = half_out ? (is_floating(xf->dtype().scalar) ? nullptr : &f32) : dtype;
+  return true;
+}
+
 Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, const DType* dtype, double correction) {
   const ReduceOpInfo& info = reduce_op_info(op);
   const DType result = reduction_result_dtype(op, x.dtype(), dtype);
+  Array xf;
+  const DType* inner = nullptr;
+  if (half_reduction(x, result, dtype, &xf, &inner)) {
+    Array out = reduce(op, xf, axes, keepdims, inner, correction);
+    return out.dtype() == result ? out : cast_to(out, result);
+  }
   // Mean and the moments compute in x's floating dtype (complex stays complex until |.|^2).
   const DType compute = info.form == ReduceForm::Fold ? result
                         : is_floating(x.dtype().scalar) ? x.dtype()
@@ -175,6 +206,12 @@ Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, con
 Array scan(ReduceOpId op, const Array& x, bool has_axis, int64_t axis, const DType* dtype, bool include_initial) {
   const ReduceOpInfo& info = reduce_op_info(op);
   const DType result = reduction_result_dtype(op, x.dtype(), dtype);
+  Array xf;
+  const DType* inner = nullptr;
+  if (half_reduction(x, result, dtype, &xf, &inner)) {
+    Array out = scan(op, xf, has_axis, axis, inner, include_initial);
+    return out.dtype() == result ? out : cast_to(out, result);
+  }
   const int n = x.ndim();
   if (n == 0) throw ValueError(std::string(info.name) + ": x must have at least one dimension");
   if (!has_axis) {

@@ -12,6 +12,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "backends/cpu/half_convert.h"
 #include "core/copy.h"
 #include "core/dispatch.h"
 #include "core/half.h"
@@ -69,8 +70,19 @@ template <bool ToHalf, bool Bf16, class T>
 void half_row(char** p, const int64_t* s, int64_t n) {
   char* d = p[0];
   const char* src = p[1];
-  for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1]) {
+  constexpr Half kHalf = Bf16 ? Half::BFloat16 : Half::Float16;
+  if constexpr (std::is_same_v<T, float>) {  // the common pair: whole rows, vector conversions
     if constexpr (ToHalf) {
+      if (s[1] == sizeof(float)) return cpu::narrow_half_row(kHalf, reinterpret_cast<const float*>(src), d, s[0], n);
+    } else {
+      if (s[0] == sizeof(float)) return cpu::widen_half_row(kHalf, src, s[1], reinterpret_cast<float*>(d), n);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1]) {
+    if constexpr (ToHalf && (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>)) {
+      const double v = convert<double>(*reinterpret_cast<const T*>(src));
+      *reinterpret_cast<uint16_t*>(d) = double_to_half(Bf16 ? Half::BFloat16 : Half::Float16, v);
+    } else if constexpr (ToHalf) {
       float f = convert<float>(*reinterpret_cast<const T*>(src));
       *reinterpret_cast<uint16_t*>(d) = Bf16 ? float_to_bfloat16(f) : float_to_float16(f);
     } else {
@@ -81,16 +93,9 @@ void half_row(char** p, const int64_t* s, int64_t n) {
   }
 }
 
-enum class Half { None, F16, BF16 };
-Half half_kind(const DType& d) {
-  if (d.dl.lanes != 1 || d.dl.bits != 16) return Half::None;
-  if (d.dl.code == kDLFloat) return Half::F16;
-  if (d.dl.code == kDLBfloat) return Half::BF16;
-  return Half::None;
-}
 
 RowFn pick_row(const DType& to, const DType& from) {
-  Half ht = half_kind(to), hf = half_kind(from);
+  Half ht = half_of(to), hf = half_of(from);
   if (ht != Half::None && hf != Half::None) {
     // half <-> half through float32
     return nullptr;
@@ -98,12 +103,12 @@ RowFn pick_row(const DType& to, const DType& from) {
   if (ht != Half::None)
     return visit_scalar(from.scalar, [&](auto tf) -> RowFn {
       using F = typename decltype(tf)::type;
-      return ht == Half::BF16 ? half_row<true, true, F> : half_row<true, false, F>;
+      return ht == Half::BFloat16 ? half_row<true, true, F> : half_row<true, false, F>;
     });
   if (hf != Half::None)
     return visit_scalar(to.scalar, [&](auto tt) -> RowFn {
       using T = typename decltype(tt)::type;
-      return hf == Half::BF16 ? half_row<false, true, T> : half_row<false, false, T>;
+      return hf == Half::BFloat16 ? half_row<false, true, T> : half_row<false, false, T>;
     });
   return visit_scalar(to.scalar, [&](auto tt) -> RowFn {
     using T = typename decltype(tt)::type;
@@ -117,7 +122,7 @@ RowFn pick_row(const DType& to, const DType& from) {
 }  // namespace
 
 bool can_convert(const DType& to, const DType& from) {
-  auto ok = [](const DType& d) { return d.computes() || half_kind(d) != Half::None; };
+  auto ok = [](const DType& d) { return d.computes() || half_of(d) != Half::None; };
   return ok(to) && ok(from);
 }
 

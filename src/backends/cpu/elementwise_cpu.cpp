@@ -3,15 +3,19 @@
 // The plan's operands become byte strides over the output shape (0 for broadcast axes and
 // for Python scalars), strided_loop.h coalesces them (a contiguous problem of any rank is
 // one row), and the op's loop from the kernel table runs over the rows, split across the
-// thread pool when the output has more than two grains of elements.
+// thread pool when the output has more than two grains of elements. float16 / bfloat16
+// plans run the float32 loop through HalfRows, which converts each row a block at a time.
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "backends/cpu/elementwise_loops.h"
+#include "backends/cpu/half_convert.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/vector_math.h"
 #include "core/elementwise.h"
 #include "core/errors.h"
+#include "core/half.h"
 #include "core/strided_loop.h"
 
 namespace dla::cpu {
@@ -76,8 +80,8 @@ bool wants_tiles(const LoopLayout<N>& L, int64_t tile) {
   return false;
 }
 
-template <int N>
-void run_tiles(LoopFn fn, const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t tile) {
+template <int N, class Fn>
+void run_tiles(const Fn& fn, const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t tile) {
   const int64_t rows = L.shape[0], cols = L.shape[1];
   const int64_t row_blocks = (rows + tile - 1) / tile;
   int64_t inner[N];
@@ -100,8 +104,8 @@ void run_tiles(LoopFn fn, const LoopLayout<N>& L, const std::array<char*, N>& ba
   else parallel_for(row_blocks, grain, blocks);
 }
 
-template <int N>
-void run(LoopFn fn, ElementwisePlan& p) {
+template <int N, class Fn>
+void run(const Fn& fn, ElementwisePlan& p) {
   const Dims& out_shape = p.out.shape();
   const int nd = out_shape.size();
   int64_t strides[N][kMaxRank];  // bytes, in the output's axis order
@@ -148,7 +152,7 @@ void run(LoopFn fn, ElementwisePlan& p) {
   for (int k = 0; k < N; ++k) sp[k] = strides[k];
   const LoopLayout<N> L = coalesce<N>(*shape, sp);
   const int64_t tile = out_item <= 4 ? 64 : 32;
-  if (wants_tiles(L, tile)) return run_tiles<N>(fn, L, base, tile);
+  if (wants_tiles(L, tile)) return run_tiles<N, Fn>(fn, L, base, tile);
   const int64_t total = p.size();
   if (total < 2 * kGrainSize || L.ndim == 0) {
     for_each_row(L, base, fn);
@@ -157,14 +161,74 @@ void run(LoopFn fn, ElementwisePlan& p) {
   parallel_for(total, kGrainSize, [&](int64_t b, int64_t e) { for_each_row_range<N>(L, base, b, e, fn); });
 }
 
+// A row of a float16 / bfloat16 plan: the operands marked half are widened to float32 into
+// stack blocks, the float32 loop runs on the blocks, and a half output is rounded back once.
+// The other operands (where's condition, Python scalars already held as float32 values)
+// are passed through with their own strides. Reading a whole block before writing it keeps
+// in-place operation (x += y) correct.
+template <int N>
+struct HalfRows {
+  static constexpr int64_t kBlock = 256;
+  LoopFn f32;
+  Half half;
+  bool widen[N];  // widen[0]: the output is stored as half
+
+  void operator()(char** q, const int64_t* s, int64_t n) const {
+    alignas(64) float buf[N][kBlock];
+    char* ptr[N];
+    int64_t st[N];
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+      const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+      for (int k = 0; k < N; ++k) {
+        char* at = q[k] + i0 * s[k];
+        if (!widen[k]) {
+          ptr[k] = at;
+          st[k] = s[k];
+          continue;
+        }
+        ptr[k] = reinterpret_cast<char*>(buf[k]);
+        st[k] = sizeof(float);
+        if (k == 0) continue;
+        if (s[k] == 0) {  // a broadcast operand: one conversion
+          const float v = half_to_float(half, *reinterpret_cast<const uint16_t*>(at));
+          for (int64_t j = 0; j < m; ++j) buf[k][j] = v;
+        } else {
+          widen_half_row(half, at, s[k], buf[k], m);
+        }
+      }
+      f32(ptr, st, m);
+      if (widen[0]) narrow_half_row(half, buf[0], q[0] + i0 * s[0], s[0], m);
+    }
+  }
+};
+
+// nextafter on half values held as float32 (see half_nextafter).
+template <Half H>
+void half_nextafter_loop(char** p, const int64_t* s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    at<float>(p[0], i, s[0]) = half_nextafter(H, at<float>(p[1], i, s[1]), at<float>(p[2], i, s[2]));
+}
+
+template <int N>
+void run_plan(LoopFn fn, ElementwisePlan& p) {
+  if (p.half == Half::None) return run<N>(fn, p);
+  if (LoopFn vector = float32_loop_for_half(p.op)) fn = vector;
+  if (p.op == OpId::nextafter)
+    fn = p.half == Half::BFloat16 ? &half_nextafter_loop<Half::BFloat16> : &half_nextafter_loop<Half::Float16>;
+  HalfRows<N> rows{fn, p.half, {}};
+  rows.widen[0] = p.half_output();
+  for (int k = 1; k < N; ++k) rows.widen[k] = !p.in[k - 1].is_scalar && p.in[k - 1].half;
+  run<N>(rows, p);
+}
+
 void execute(ElementwisePlan& p) {
   LoopFn fn = kernels()[static_cast<int>(p.op)][static_cast<int>(p.compute)];
   if (!fn)
     throw TypeError(std::string(op_info(p.op).name) + ": no CPU kernel for dtype " + DType::of(p.compute).name());
   switch (p.nin) {
-    case 1: return run<2>(fn, p);
-    case 2: return run<3>(fn, p);
-    case 3: return run<4>(fn, p);
+    case 1: return run_plan<2>(fn, p);
+    case 2: return run_plan<3>(fn, p);
+    case 3: return run_plan<4>(fn, p);
   }
   throw ValueError("elementwise: unsupported operand count");
 }

@@ -4,16 +4,23 @@
 // sin, log, ... accurate to 4 ulp that return exactly libm's values for NaN, infinities,
 // signed zeros and overflow (checked when this was written). It is opened at run time
 // (dlopen), so the module links and runs without it: where it, or the CPU features, are
-// missing the table keeps the scalar functor loops.
+// missing the table keeps the scalar functor loops. libmvec is only used where its measured
+// accuracy meets the project's bar (vector_math.cpp has the per-function, per-dtype policy).
 #pragma once
 #include "backends/cpu/elementwise_loops.h"
 
 namespace dla::cpu {
 
-// Replaces the float32/float64 entries of the unary ops libmvec provides with loops that
-// call it on contiguous rows and on gathered blocks of strided rows, so that a value's
+// Replaces the float32/float64 entries of the unary ops the policy gives to libmvec with
+// loops that call it on contiguous rows and on gathered blocks of strided rows, so that a value's
 // result never depends on the layout it came in.
 void install_vector_math(KernelTable& table);
+
+// The loop a float16 / bfloat16 plan runs for `op` (values widened to float32): libmvec's
+// float32 function wherever it exists, whatever the float32 policy, since its few float32
+// ulps are a 2^-13 (float16) or 2^-16 (bfloat16) fraction of the half type's ulp; null
+// where the kernel table's float32 loop is to be used.
+LoopFn float32_loop_for_half(OpId op);
 
 // Which vector ISA the loops use: "avx512", "avx2" or "none" (for diagnostics).
 const char* vector_math_isa();

@@ -1,0 +1,29 @@
+// exp_log_f64.h — float64 exp, log, log2 and log10 written for the compiler's vectorizer,
+// within 0.56 ulp (glibc's libmvec versions reach 2.6 ulp, its scalar ones are 5 to 10
+// times slower than a vector loop).
+//
+// exp: x = k ln2/128 + r, |r| <= ln2/256; exp(x) = 2^(k/128) (1 + p(r)) with 2^(j/128)
+// from a 128-entry table held as a sum of two doubles, and a degree-5 polynomial.
+// log: x = 2^k z with z in [0.6875, 1.375), a 128-entry table of c ~ z and 1/c; log(x) =
+// k ln2 + log(c) + log1p(z/c - 1), the leading terms summed in double-double; |x - 1| <
+// 2^-5 instead takes log1p(x - 1) from a degree-13 series (x - 1 is exact there), because
+// there the result is tiny and the table's absolute error would show. log2 and log10
+// multiply log's double-double result by the constant in double-double, rounding once.
+// Arguments off the fast range (exp: |x| >= 707, where results overflow or turn subnormal;
+// log: zero, negatives, subnormals, infinities, NaN) are recomputed by glibc's scalar
+// function, so every special case is libm's. Tables are computed at start-up from x87
+// long double (64-bit significand).
+#pragma once
+#include <cstdint>
+
+namespace dla::cpu {
+
+enum class ExpLogFn : uint8_t { Exp, Log, Log2, Log10 };
+
+// out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory.
+void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n);
+
+// Whether the vector variants can run here (AVX2 and FMA, or AVX-512).
+bool exp_log_f64_available();
+
+}  // namespace dla::cpu
