@@ -185,6 +185,9 @@ from ._linear_algebra import matrix_transpose, tensordot, vecdot
 from . import linalg  # noqa: F401  (the linalg extension)
 # ---- end linear algebra ----
 from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
+# ---- NumPy protocols: np.dtype(dlarray.float64), NumPy functions/ufuncs dispatched to dlarray ----
+from . import _numpy_dispatch  # noqa: F401
+# ---- end NumPy protocols ----
 from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
 
 # ---- array API extensions --------------------------------------------------------------------

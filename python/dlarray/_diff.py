@@ -18,6 +18,8 @@ def _int(value, what):
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    """n-th discrete difference along axis: out[i] = x[i+1] - x[i], applied n times;
+    prepend/append (arrays of x's dtype) are joined to x along axis first."""
     if not isinstance(x, _core.Array):
         raise TypeError(f"diff: x must be a dlarray.Array, got {type(x).__name__}")
     if x.ndim == 0:

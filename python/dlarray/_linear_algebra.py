@@ -24,6 +24,7 @@ def _axis_index(a, fname, what):
 
 
 def matrix_transpose(x, /):
+    """Transposes the last two axes of x (ndim >= 2); a view, as x.mT."""
     _check_array(x, "matrix_transpose", "x")
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose: x must have at least 2 dimensions, got {x.ndim}-d")
@@ -44,6 +45,8 @@ def _contracted_axes(axes, nd, fname, which):
 
 
 def tensordot(x1, x2, /, *, axes=2):
+    """Sum of products over axes: the last `axes` axes of x1 with the first `axes` of x2 (an
+    int), or the listed axis pairs (a pair of sequences); computed through matmul."""
     _check_array(x1, "tensordot", "x1")
     _check_array(x2, "tensordot", "x2")
     if isinstance(axes, tuple | list) and len(axes) == 2 and not isinstance(axes[0], int):
@@ -88,6 +91,7 @@ def tensordot(x1, x2, /, *, axes=2):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
+    """Dot product along axis of broadcast x1 and x2: sum(conj(x1) * x2, axis=axis)."""
     _check_array(x1, "vecdot", "x1")
     _check_array(x2, "vecdot", "x2")
     axis = _axis_index(axis, "vecdot", "axis")

@@ -111,15 +111,18 @@ void bind_dtype_device(pyb::module_& m) {
                                return pyb::make_tuple(t.d.dl.code, t.d.dl.bits, t.d.dl.lanes);
                              },
                              "(type code, bits, lanes) as DLPack's DLDataType holds them")
+      // Another type's dtype (a NumPy dtype, say) is not ours to judge: NotImplemented lets
+      // Python ask it back, and np.dtype compares through DType.__numpy_dtype__ (Dask relies on
+      // `meta.dtype != np.dtype(...)`); anything else still ends up unequal.
       .def("__eq__",
-           [](const PyDType& a, pyb::handle b) {
-             if (pyb::isinstance<PyDType>(b)) return a.d == b.cast<PyDType&>().d;
-             return false;
+           [](const PyDType& a, pyb::handle b) -> pyb::object {
+             if (pyb::isinstance<PyDType>(b)) return pyb::bool_(a.d == b.cast<PyDType&>().d);
+             return pyb::reinterpret_borrow<pyb::object>(Py_NotImplemented);
            })
       .def("__ne__",
-           [](const PyDType& a, pyb::handle b) {
-             if (pyb::isinstance<PyDType>(b)) return a.d != b.cast<PyDType&>().d;
-             return true;
+           [](const PyDType& a, pyb::handle b) -> pyb::object {
+             if (pyb::isinstance<PyDType>(b)) return pyb::bool_(a.d != b.cast<PyDType&>().d);
+             return pyb::reinterpret_borrow<pyb::object>(Py_NotImplemented);
            })
       .def("__hash__", [](const PyDType& a) { return dtype_key(a.d); })
       .def("__repr__", [](const PyDType& a) { return "dlarray." + a.d.name(); })
