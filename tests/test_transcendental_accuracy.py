@@ -10,8 +10,16 @@ within 1 ulp, except the functions where neither libmvec nor glibc's scalar libm
 than NumPy's error on the same inputs (and at most 1 ulp where NumPy is better than that)
 where libmvec is in use; without it, glibc's scalar float32 functions are held to 2.5 ulp.
 benchmarks/accuracy.py measures the same on 10**6 inputs per function.
+
+Those bounds are the accurate policy's (DLARRAY_VECTOR_MATH=accurate). The default policy keeps
+libmvec wherever the accurate loop costs more than about 1.5x NumPy's time; it is held to the
+4-ulp class libmvec documents (3.5 measured at worst), except float64 exp, sin and cos, which
+are accurate in both. test_accurate_policy_in_a_child runs this file under the accurate policy.
 """
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -24,6 +32,16 @@ pytestmark = pytest.mark.skipif(np.finfo(LD).nmant < 63, reason="needs x87 long 
 NP_NAME = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh", "acosh": "arccosh",
            "atanh": "arctanh"}
 FLOAT64_ABOVE_ONE_ULP = {"sinh", "cosh", "tanh", "asinh", "acosh", "atanh"}
+ACCURATE = os.environ.get("DLARRAY_VECTOR_MATH") == "accurate"
+# float64 functions that are within 1 ulp under the default policy as well
+DEFAULT_ACCURATE_FLOAT64 = {"exp", "sin", "cos"}
+
+
+def accurate(name, dtype):
+    """Whether name/dtype runs an accurate loop (not libmvec) in this process."""
+    if dl._core._vector_math_isa() == "none":
+        return True  # scalar libm everywhere
+    return ACCURATE or (dtype == "float64" and name in DEFAULT_ACCURATE_FLOAT64)
 BITS = {"float32": (24, -126), "float64": (53, -1022)}
 
 
@@ -112,7 +130,9 @@ def test_hard_inputs_within_bound(name, dtype):
     assert ours.dtype == x.dtype
     err = ulp_errors(ours, ref, dtype)
     vector_math = dl._core._vector_math_isa() != "none"
-    if dtype == "float64":
+    if not accurate(name, dtype):
+        bound = 3.5  # libmvec, documented as 4-ulp
+    elif dtype == "float64":
         # glibc's scalar log10 (used only without the vector loops) reaches 1.6 ulp
         above = FLOAT64_ABOVE_ONE_ULP | (set() if vector_math else {"log10"})
         bound = 2.5 if name in above else 1.0
@@ -143,7 +163,8 @@ def test_cos_of_tiny_is_one_and_sin_of_tiny_is_itself(x):
     assert float(dl.cos(dl.asarray(x))) == math.cos(x) == 1.0
     assert float(dl.cos(dl.asarray(-x))) == 1.0
     assert float(dl.sin(dl.asarray(x))) == math.sin(x) == x
-    assert float(dl.tan(dl.asarray(x))) == math.tan(x) == x
+    if accurate("tan", "float64"):
+        assert float(dl.tan(dl.asarray(x))) == math.tan(x) == x
 
 
 def test_float64_matches_math_module_on_reference_points():
@@ -151,6 +172,8 @@ def test_float64_matches_math_module_on_reference_points():
     # correctly rounded there, and we must agree exactly.
     for name, xs in {"exp": [1.0, 0.5, -1.0, 10.0], "log": [2.0, 10.0, 0.1], "sin": [1.0, 3.0, 1e22],
                      "cos": [1.0, 3.0, 1e22], "tan": [1.0, 1e22], "atan": [1.0, 0.5]}.items():
+        if not accurate(name, "float64"):
+            continue
         for x in xs:
             assert float(getattr(dl, name)(dl.asarray(x))) == getattr(math, name)(x), (name, x)
 
@@ -170,3 +193,12 @@ def test_special_values_are_libms(name, dtype):
     signed = special & ~np.isnan(want)  # a NaN's sign bit is not specified
     np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]))
     np.testing.assert_allclose(got[~special], want[~special], rtol=4 * np.finfo(dtype).eps)
+
+
+@pytest.mark.skipif(ACCURATE, reason="this process already runs the accurate policy")
+def test_accurate_policy_in_a_child():
+    env = dict(os.environ, DLARRAY_VECTOR_MATH="accurate")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__],
+                         capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert " passed" in out.stdout and "failed" not in out.stdout

@@ -26,10 +26,10 @@ namespace {
 //           within 0.5 ulp); where the CPU lacks AVX2/FMA, float32 falls back to Widened;
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
-// each function over 10^6 inputs (hard regions included) next to NumPy's. The goal is
-// float64 within 1 ulp and float32 no worse than NumPy; libmvec is kept only where it meets
-// it (it is documented as 4-ulp), or where glibc's scalar function misses it as well and is
-// not more accurate (float64 sinh, cosh, tanh, asinh, acosh, atanh: libmvec 1.2 to
+// each function over 10^6 inputs (hard regions included) next to NumPy's. The accurate
+// policy's goal is float64 within 1 ulp and float32 no worse than NumPy; it keeps libmvec
+// (documented as 4-ulp) only where it meets that, or where glibc's scalar function misses it
+// as well and is not more accurate (float64 sinh, cosh, tanh, asinh, acosh, atanh: libmvec 1.2 to
 // 1.9 ulp, scalar libm 1.5 to 2.1 ulp and ten times slower; NumPy's SVML loops are within
 // 0.85 ulp there but are not ours to call). Max ulp measured when chosen (AVX-512,
 // glibc 2.36), libmvec / scalar / NumPy (/ Own):
@@ -42,14 +42,24 @@ namespace {
 //           function measured at or below NumPy's error.
 enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
-// X(name, float32 source, float64 source); the name is the libm / libmvec name.
+// Two policies. The default keeps each function within about 1.5x NumPy's time: our own or
+// glibc's accurate loops where they are that fast (float64 exp, sin, cos), libmvec (4-ulp
+// class, 1.5 to 3 ulp measured) elsewhere. DLARRAY_VECTOR_MATH=accurate takes every accurate
+// loop we have, whatever the cost (measured one thread, our time / NumPy's: float64 log 3.8,
+// log2 2.9, log10 3.1, expm1 8.6, log1p 13.5, tan 18, asin 11.5, acos 10.8, atan 7.0;
+// float32 exp 2.3, log 3.7, sin/cos 2.4, sinh 6.8, atanh 3.6).
+// X(name, float32 default, float64 default, float32 accurate, float64 accurate); the name is
+// the libm / libmvec name.
 #define DLA_VECTOR_MATH_POLICY(X)                                                              \
-  X(exp, Own, Own) X(expm1, Vector, Scalar) X(log, Own, Own)                                  \
-  X(log1p, Vector, Scalar) X(log2, Vector, Own) X(log10, Vector, Own)                         \
-  X(sin, Own, Scalar) X(cos, Own, Scalar) X(tan, Vector, Scalar)                              \
-  X(asin, Vector, Scalar) X(acos, Vector, Scalar) X(atan, Vector, Scalar)                     \
-  X(sinh, Widened, Vector) X(cosh, Vector, Vector) X(tanh, Vector, Vector)                    \
-  X(asinh, Vector, Vector) X(acosh, Vector, Vector) X(atanh, Widened, Vector)
+  X(exp, Vector, Own, Own, Own) X(expm1, Vector, Vector, Vector, Scalar)                      \
+  X(log, Vector, Vector, Own, Own) X(log1p, Vector, Vector, Vector, Scalar)                   \
+  X(log2, Vector, Vector, Vector, Own) X(log10, Vector, Vector, Vector, Own)                  \
+  X(sin, Vector, Scalar, Own, Scalar) X(cos, Vector, Scalar, Own, Scalar)                     \
+  X(tan, Vector, Vector, Vector, Scalar) X(asin, Vector, Vector, Vector, Scalar)              \
+  X(acos, Vector, Vector, Vector, Scalar) X(atan, Vector, Vector, Vector, Scalar)             \
+  X(sinh, Vector, Vector, Widened, Vector) X(cosh, Vector, Vector, Vector, Vector)            \
+  X(tanh, Vector, Vector, Vector, Vector) X(asinh, Vector, Vector, Vector, Vector)            \
+  X(acosh, Vector, Vector, Vector, Vector) X(atanh, Vector, Vector, Widened, Vector)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -124,7 +134,7 @@ __attribute__((target("avx2"))) void widened_loop(char** p, const int64_t* s, in
 }
 
 // DLARRAY_VECTOR_MATH=0 (or off): scalar libm everywhere; =all: libmvec everywhere it
-// exists, accuracy regardless (to measure what the policy costs or saves).
+// exists (to measure what the policy costs or saves); =accurate: the accurate policy.
 const char* env_setting() {
   const char* v = std::getenv("DLARRAY_VECTOR_MATH");
   return v ? v : "";
@@ -186,6 +196,7 @@ LoopFn own_float64_loop(OpId op) {
 
 bool disabled_by_env() { return std::strcmp(env_setting(), "0") == 0 || std::strcmp(env_setting(), "off") == 0; }
 bool everywhere_by_env() { return std::strcmp(env_setting(), "all") == 0; }
+bool accurate_by_env() { return std::strcmp(env_setting(), "accurate") == 0; }
 
 }  // namespace
 
@@ -197,16 +208,17 @@ void install_vector_math(KernelTable& table) {
   if (disabled_by_env()) return;
   constexpr int f32 = static_cast<int>(ScalarType::Float32), f64 = static_cast<int>(ScalarType::Float64);
   const bool everywhere = everywhere_by_env();
+  const bool accurate = accurate_by_env();
   if (exp_log_f64_available() && !everywhere) {
-#define DLA_INSTALL_OWN(name, f32_source, f64_source) \
-  if (f64_source == Own) table[static_cast<int>(OpId::name)][f64] = own_float64_loop(OpId::name);
+#define DLA_INSTALL_OWN(name, f32_default, f64_default, f32_accurate, f64_accurate) \
+  if ((accurate ? f64_accurate : f64_default) == Own) table[static_cast<int>(OpId::name)][f64] = own_float64_loop(OpId::name);
     DLA_VECTOR_MATH_POLICY(DLA_INSTALL_OWN)
 #undef DLA_INSTALL_OWN
   }
   const bool own_f32 = float32_math_available() && !everywhere;
   if (own_f32) {
-#define DLA_INSTALL_OWN(name, f32_source, f64_source) \
-  if (f32_source == Own) table[static_cast<int>(OpId::name)][f32] = own_float32_loop(OpId::name);
+#define DLA_INSTALL_OWN(name, f32_default, f64_default, f32_accurate, f64_accurate) \
+  if ((accurate ? f32_accurate : f32_default) == Own) table[static_cast<int>(OpId::name)][f32] = own_float32_loop(OpId::name);
     DLA_VECTOR_MATH_POLICY(DLA_INSTALL_OWN)
 #undef DLA_INSTALL_OWN
   }
@@ -222,9 +234,11 @@ void install_vector_math(KernelTable& table) {
   const std::string pf = avx512 ? "_ZGVeN16v_" : "_ZGVdN8v_";
   const std::string pd = avx512 ? "_ZGVeN8v_" : "_ZGVdN4v_";
   // Both widths are looked up whatever the policy: Widened float32 needs the float64 one.
-#define DLA_INSTALL(name, f32_source, f64_source)                                               \
+#define DLA_INSTALL(name, f32_default, f64_default, f32_accurate, f64_accurate)                 \
   {                                                                                            \
     constexpr int op = static_cast<int>(OpId::name);                                          \
+    const Source f32_source = accurate ? f32_accurate : f32_default;                           \
+    const Source f64_source = accurate ? f64_accurate : f64_default;                           \
     g_fn_f[op] = dlsym(lib, (pf + #name "f").c_str());                                         \
     g_fn_d[op] = dlsym(lib, (pd + #name).c_str());                                             \
     if (g_fn_f[op]) g_half_f32[op] = &vector_loop<op, float>;                                  \
