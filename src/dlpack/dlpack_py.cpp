@@ -16,6 +16,7 @@
 #include "bindings/py_array.h"
 #include "bindings/py_dtype_device.h"
 #include "bindings/py_errors.h"
+#include "bindings/py_interface_dict.h"
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -263,9 +264,11 @@ Device producer_device(PyObject* x) {
   return device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
 }
 
-[[noreturn]] void raise_dlpack_call_error(PyObject* x) {
-  // "has no attribute '__dlpack__'" is a TypeError for from_dlpack; an AttributeError
-  // raised inside a real __dlpack__ is the producer's own error and propagates.
+// After __dlpack__ failed: an object without the method may still describe its memory by
+// __cuda_array_interface__ or __sycl_usm_array_interface__ (Numba, dpctl memory); else
+// "has no attribute '__dlpack__'" is a TypeError for from_dlpack. An AttributeError raised
+// inside a real __dlpack__ is the producer's own error and propagates.
+Array import_without_dlpack(PyObject* x, const Device* want) {
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyObject *et, *ev, *tb;
     PyErr_Fetch(&et, &ev, &tb);
@@ -274,6 +277,8 @@ Device producer_device(PyObject* x) {
       Py_XDECREF(et);
       Py_XDECREF(ev);
       Py_XDECREF(tb);
+      Array a;
+      if (import_device_interface(x, want, "from_dlpack", &a)) return a;
       throw TypeError(std::string("from_dlpack: objects of type ") + Py_TYPE(x)->tp_name +
                       " do not support DLPack (no __dlpack__ method)");
     }
@@ -363,7 +368,7 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     return import_via_protocol(x, nullptr, copy == 1 ? -1 : copy, copied);
   }
   Py_XDECREF(dl_device);
-  if (!cap) raise_dlpack_call_error(x);
+  if (!cap) return import_without_dlpack(x, want);
   try {
     Array a = consume_capsule(cap, copied);
     Py_DECREF(cap);

@@ -372,6 +372,15 @@ Backend* backend_for(DeviceKind kind) {
   return nullptr;
 }
 
+bool Backend::pointer_device(const void* p, Device* out) const {
+  if (!ops_->pointer_device) return false;
+  int type = 0, device = 0;
+  check(ops_->pointer_device(p, &type, &device), "querying a pointer's device");
+  if (type == 0 || !owns(static_cast<DeviceKind>(type))) return false;
+  *out = Device{static_cast<DeviceKind>(type), device};
+  return true;
+}
+
 bool install_backend(const DlaGpuOps* ops, std::string* why) {
   if (!ops || ops->abi != DLA_GPU_OPS_ABI) {
     *why = "GPU backend table has ABI " + std::to_string(ops ? ops->abi : 0) + ", dlarray._core expects " +

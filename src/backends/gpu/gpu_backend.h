@@ -103,6 +103,9 @@ class Backend final : public DeviceRuntime {
   void wait(int producer_dev, void* producer, int consumer_dev, void* consumer);
   void pool_usage(int index, uint64_t* reserved, uint64_t* used);
   void empty_cache(int index);
+  // The memory kind and device of a foreign pointer; false when the runtime does not know it
+  // (or the table has no pointer_device).
+  bool pointer_device(const void* p, Device* out) const;
 
   // Throws the dla exception matching a vendor error code.
   void check(int err, const char* what) const;
