@@ -345,6 +345,13 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   // Protocol methods live on the type; asking the type binds no method object.
   static PyObject* dlpack_name = PyUnicode_InternFromString("__dlpack__");
   if (PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), dlpack_name)) {
+    // dpnp/dpctl arrays asked onto the CPU: SUAI reads host-readable USM in place, where
+    // DLPack would make the producer copy.
+    static PyObject* suai_name = PyUnicode_InternFromString("__sycl_usm_array_interface__");
+    if (device && device->kind == DeviceKind::CPU && PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), suai_name)) {
+      Array a;
+      if (import_sycl_interface(o, device, "asarray", &a)) return finish({}, std::move(a), dtype, device, copy, false);
+    }
     try {
       // copy=True: the producer copies, unless a dtype is given (the cast will copy anyway).
       // copy=False is passed on, so a producer that would have to copy refuses.
