@@ -262,3 +262,20 @@ def test_managed_memory_exports_and_host_memory_does_not():
     y = dl.asarray(Producer(getattr(m, NAME), keep=m))
     assert y.device == dl.Device("cuda_managed", 0)
     assert not hasattr(dl.asarray(np.arange(3.0), device="cuda_host"), NAME)
+
+
+@pytest.mark.gpu
+def test_real_cuda_round_trip_through_our_own_interface():
+    if dl.cuda.device_count() == 0:
+        pytest.skip("no CUDA device")
+    s = dl.cuda.Stream()
+    with dl.cuda.stream(s):
+        x = dl.asarray(np.arange(6.0).reshape(2, 3), device="cuda:0")
+        d = getattr(x, NAME)
+        assert d["stream"] == s.handle
+    y = dl.asarray(Producer(d, keep=x))  # pointer_device finds cuda:0; our stream waits on s
+    assert y.device == dl.Device("cuda", 0) and y._data_ptr == x._data_ptr
+    assert np.from_dlpack(y.mT.to_device("cpu")).tolist() == [[0, 3], [1, 4], [2, 5]]
+    host = np.zeros(3)
+    with pytest.raises(BufferError, match="not memory the CUDA runtime knows"):
+        dl.asarray(Producer(dict(d, shape=(3,), data=(host.ctypes.data, False)), keep=host))

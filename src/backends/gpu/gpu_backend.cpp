@@ -118,6 +118,9 @@ void Backend::check(int err, const char* what) const {
 }
 
 int Backend::device_count() {
+  // Asked on every DLPack import (does the producer need a stream?): after the first count,
+  // one acquire load instead of std::call_once, which sets thread-locals on every call.
+  if (counted_.load(std::memory_order_acquire)) return count_;
   std::call_once(count_once_, [this] {
     int n = 0;
     if (int err = ops_->device_count(&n)) {
@@ -127,6 +130,7 @@ int Backend::device_count() {
       why_ = "no device found";
     }
     count_ = std::min(n, kMaxDevices);
+    counted_.store(true, std::memory_order_release);
   });
   return count_;
 }

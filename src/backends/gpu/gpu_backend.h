@@ -123,6 +123,7 @@ class Backend final : public DeviceRuntime {
   DeviceKind device_kind_, host_kind_, managed_kind_;
   int slot_;  // which per-thread current-stream table (CUDA 0, ROCm 1)
   std::once_flag count_once_;
+  std::atomic<bool> counted_{false};
   int count_ = 0;
   std::string why_;
   std::once_flag device_once_[kMaxDevices];
