@@ -246,3 +246,24 @@ def test_dlpack_export_to_oneapi_from_cpu(dpnp):
     cap = dl.asarray(a).__dlpack__(dl_device=(14, 0), max_version=(1, 3))
     y = dl.from_dlpack(cap)
     assert y.device == dl.Device("oneapi", 0)
+
+
+@pytest.mark.parametrize("max_version", [(1, 3), None])
+def test_our_oneapi_capsules_carry_what_dpnp_needs(dpnp, max_version):
+    # dpnp 0.20 segfaults on device-14 capsules with NULL strides (on import) or a NULL deleter
+    # (when it frees the array): ours always fill both, even for contiguous arrays.
+    import ctypes
+
+    import dlpack_ctypes as dc
+
+    x = dl.asarray(np.arange(6.0).reshape(2, 3), device="oneapi:0")
+    cap = x.__dlpack__(max_version=max_version)
+    name = dc.capsule_name(cap)
+    cls = dc.DLManagedTensorVersioned if name == "dltensor_versioned" else dc.DLManagedTensor
+    mt = cls.from_address(dc.capsule_pointer(cap, name))
+    t = mt.dl_tensor
+    assert (t.device.device_type, t.device.device_id) == (14, 0)
+    assert ctypes.cast(t.strides, ctypes.c_void_p).value and [t.strides[i] for i in range(2)] == [3, 1]
+    assert ctypes.cast(mt.deleter, ctypes.c_void_p).value
+    d = dpnp.from_dlpack(dl.from_dlpack(cap))  # consumed by us, then handed on: no crash, same memory
+    assert suai_ptr(d) == x._data_ptr
