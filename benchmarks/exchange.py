@@ -76,7 +76,8 @@ def main():
     rows = [
         # Consumers: who imports a NumPy array / a PyTorch tensor fastest.
         ("import a NumPy array: dl.from_dlpack(np)", t(dl.from_dlpack, x_np),
-         peers(have_t and ("torch.from_dlpack(np)", t(torch.from_dlpack, x_np)) or None,
+         peers(("np.from_dlpack(np)", t(np.from_dlpack, x_np)),  # NumPy importing its own
+               have_t and ("torch.from_dlpack(np)", t(torch.from_dlpack, x_np)) or None,
                have_tvm and ("tvm_ffi.from_dlpack(np)", t(tvm_ffi.from_dlpack, x_np)) or None)),
         # Producers: whose arrays NumPy imports fastest.
         ("NumPy imports ours: np.from_dlpack(dl)", t(np.from_dlpack, ours),

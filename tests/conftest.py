@@ -5,6 +5,13 @@ found by exploring is fixed and then kept as a test).
 HYPOTHESIS_PROFILE=explore draws new examples each run.
 """
 import os
+import sys
+
+# dpnp's OpenCL CPU device (pip install dpnp intel-opencl-rt) needs the ICD loader pointed at
+# Intel's CPU runtime before anything starts SYCL; the oneapi tests skip without it.
+_intelocl = os.path.join(sys.prefix, "lib", "libintelocl.so")
+if "OCL_ICD_FILENAMES" not in os.environ and os.path.exists(_intelocl):
+    os.environ["OCL_ICD_FILENAMES"] = _intelocl
 
 import pytest
 from hypothesis import settings

@@ -386,3 +386,33 @@ def test_imports_through_dlpack_are_counted(log):
     before = dl._core._dlpack_counters()["imports_via_protocol"]
     dl.from_dlpack(producer_of(log, backing=np.zeros(1), shape=(1,)))
     assert dl._core._dlpack_counters()["imports_via_protocol"] == before + 1
+
+
+def test_cached_dlpack_method_respects_subclasses_and_instance_attributes():
+    # The per-type shortcut to a C producer's __dlpack__ must not bypass Python-level overrides.
+    import numpy as np
+
+    import dlarray as dl
+
+    calls = []
+
+    class Sub(np.ndarray):
+        def __dlpack__(self, **kw):
+            calls.append("class")
+            return np.asarray(self).__dlpack__(**kw)
+
+    a = np.arange(3.0)
+    assert dl.from_dlpack(a).tolist() == [0, 1, 2]  # primes the cache for ndarray
+    assert dl.from_dlpack(a.view(Sub)).tolist() == [0, 1, 2] and calls == ["class"]
+
+    class Plain(np.ndarray):
+        pass
+
+    p = a.view(Plain)
+
+    def shadow(**kw):
+        calls.append("instance")
+        return a.__dlpack__(**kw)
+
+    p.__dlpack__ = shadow
+    assert dl.from_dlpack(p).tolist() == [0, 1, 2] and calls == ["class", "instance"]

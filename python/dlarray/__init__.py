@@ -200,6 +200,10 @@ try:  # the ROCm backend is a separate module: it needs the HIP runtime library
 except ImportError as _e:  # not built, or no ROCm on this machine: the rocm device list stays empty
     rocm.backend_import_error = _e
 
+# ---- SYCL devices (oneapi: dpctl's runtime, loaded on first use) ----
+from . import oneapi  # noqa: F401
+# ---- end SYCL devices ----
+
 __array_api_version__ = "2025.12"
 from ._version import __version__
 

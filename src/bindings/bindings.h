@@ -26,6 +26,8 @@ void bind_pickle(pyb::module_& m);        // py_pickle.cpp (the bytes behind pic
 void bind_searching(pyb::module_& m);     // py_searching.cpp (argmax, argmin, count_nonzero, nonzero, searchsorted)
 void bind_sorting(pyb::module_& m);       // py_sorting.cpp (argsort, sort)
 void bind_sets(pyb::module_& m);          // py_sets.cpp (isin, unique_*)
+void bind_cuda_interface(pyb::module_& m);  // py_cuda_interface.cpp (__cuda_array_interface__)
+void bind_sycl_interface(pyb::module_& m);  // py_sycl_interface.cpp (__sycl_usm_array_interface__, oneapi)
 void bind_linalg(pyb::module_& m);        // py_linalg.cpp (matmul, the LAPACK entries of dlarray.linalg)
 
 }  // namespace dla::py

@@ -41,4 +41,6 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_sorting(m);
   dla::py::bind_sets(m);
   dla::py::bind_linalg(m);
+  dla::py::bind_cuda_interface(m);
+  dla::py::bind_sycl_interface(m);
 }

@@ -15,6 +15,7 @@
 #include "bindings/py_array.h"
 #include "bindings/py_dtype_device.h"
 #include "bindings/py_errors.h"
+#include "bindings/py_interface_dict.h"
 #include "bindings/scalars.h"
 #include "core/cast.h"
 #include "core/copy.h"
@@ -288,100 +289,11 @@ Array from_buffer(PyObject* obj) {
 
 // ---- __array_interface__ (NumPy's protocol, version 3) ----------------------------------------
 
-// The storage of an imported interface holds a reference to the producer: the protocol's
-// contract is that the memory lives as long as the object that described it.
-void release_producer(void* ctx, void*) {
-  if (Py_IsInitialized()) {
-    PyGILState_STATE st = PyGILState_Ensure();
-    Py_DECREF(static_cast<PyObject*>(ctx));
-    PyGILState_Release(st);
-  }
-}
-
-int64_t interface_int(PyObject* v, const std::string& what) {
-  if (!PyLong_Check(v) || PyBool_Check(v))
-    throw TypeError("asarray: __array_interface__ " + what + " must be an integer, got " + Py_TYPE(v)->tp_name);
-  long long r = PyLong_AsLongLong(v);
-  if (r == -1 && PyErr_Occurred()) {
-    PyErr_Clear();
-    throw ValueError("asarray: __array_interface__ " + what + " is out of range");
-  }
-  return r;
-}
-
 Array from_array_interface(PyObject* obj) {
+  static const InterfaceSpec spec{"__array_interface__", 3, 3, false, false, true};
   auto iface = pybind11::reinterpret_steal<pybind11::object>(PyObject_GetAttrString(obj, "__array_interface__"));
   if (!iface) throw pybind11::error_already_set();
-  PyObject* d = iface.ptr();
-  if (!PyDict_Check(d))
-    throw TypeError(std::string("asarray: __array_interface__ must be a dict, got ") + Py_TYPE(d)->tp_name);
-  auto require = [&](const char* key) {
-    PyObject* v = PyDict_GetItemString(d, key);
-    if (!v) throw ValueError(std::string("asarray: __array_interface__ lacks the required key '") + key + "'");
-    return v;
-  };
-  auto optional = [&](const char* key) {
-    PyObject* v = PyDict_GetItemString(d, key);
-    return v == Py_None ? nullptr : v;
-  };
-
-  const int64_t version = interface_int(require("version"), "version");
-  if (version != 3)
-    throw ValueError("asarray: __array_interface__ version " + std::to_string(version) + " is not supported (expected 3)");
-  PyObject* shape_obj = require("shape");
-  if (!PyTuple_Check(shape_obj)) throw TypeError("asarray: __array_interface__ shape must be a tuple of integers");
-  const int ndim = static_cast<int>(PyTuple_GET_SIZE(shape_obj));
-  if (ndim > kMaxRank) throw ValueError("asarray: __array_interface__ has more than 64 dimensions");
-  Dims shape(ndim);
-  for (int i = 0; i < ndim; ++i) shape[i] = interface_int(PyTuple_GET_ITEM(shape_obj, i), "shape entry");
-  const int64_t count = checked_numel(shape);  // ValueError for negative extents
-  PyObject* typestr = require("typestr");
-  if (!PyUnicode_Check(typestr)) throw TypeError("asarray: __array_interface__ typestr must be a str");
-  DType dt;
-  try {
-    dt = dtype_from_typestr(PyUnicode_AsUTF8(typestr));
-  } catch (const BufferError& e) {
-    throw BufferError(std::string("asarray: __array_interface__ ") + e.what());
-  }
-  if (optional("mask")) throw BufferError("asarray: __array_interface__ with a mask is not supported");
-  PyObject* data = require("data");
-  if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2 || !PyLong_Check(PyTuple_GET_ITEM(data, 0)))
-    throw BufferError("asarray: __array_interface__ data must be a (pointer, read_only) tuple; "
-                      "other forms are not supported");
-  char* ptr = static_cast<char*>(PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0)));
-  if (!ptr && PyErr_Occurred()) throw pybind11::error_already_set();
-  const int readonly = PyObject_IsTrue(PyTuple_GET_ITEM(data, 1));
-  if (readonly < 0) throw pybind11::error_already_set();
-  if (PyObject* off = optional("offset")) ptr += interface_int(off, "offset");
-  if (!ptr && count > 0)
-    throw ValueError("asarray: __array_interface__ data pointer is NULL but the array has " + std::to_string(count) +
-                     " elements");
-
-  const int64_t item = dt.itemsize();
-  Dims strides = contiguous_strides(shape);
-  if (PyObject* st = optional("strides")) {
-    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != ndim)
-      throw TypeError("asarray: __array_interface__ strides must be None or a tuple with one integer per dimension");
-    for (int i = 0; i < ndim; ++i) {
-      const int64_t sb = interface_int(PyTuple_GET_ITEM(st, i), "strides entry");
-      if (sb % item != 0)
-        throw BufferError("asarray: __array_interface__ strides must be multiples of the item size (" +
-                          std::to_string(item) + " bytes)");
-      strides[i] = sb / item;
-    }
-  }
-  // The storage spans every byte the view can reach; negative strides reach below element 0.
-  int64_t low = 0, high = 0;
-  for (int i = 0; i < ndim && count > 0; ++i) {
-    const int64_t reach = (shape[i] - 1) * strides[i] * item;
-    (reach < 0 ? low : high) += reach;
-  }
-  const size_t nbytes = count > 0 ? static_cast<size_t>(high - low + item) : 0;
-  Py_INCREF(obj);
-  StoragePtr storage = Storage::adopt(DataPtr{ptr + low, obj, &release_producer}, nbytes, Device{});
-  Array a(std::move(storage), -low, std::move(shape), std::move(strides), dt);
-  if (readonly) a.set_readonly(true);
-  return a;
+  return adopt_interface(parse_interface_dict(iface.ptr(), spec, "asarray"), Device{}, obj);
 }
 
 // ---- asarray ------------------------------------------------------------------------------
@@ -441,6 +353,13 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   // Protocol methods live on the type; asking the type binds no method object.
   static PyObject* dlpack_name = PyUnicode_InternFromString("__dlpack__");
   if (PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), dlpack_name)) {
+    // dpnp/dpctl arrays asked onto the CPU: SUAI reads host-readable USM in place, where
+    // DLPack would make the producer copy.
+    static PyObject* suai_name = PyUnicode_InternFromString("__sycl_usm_array_interface__");
+    if (device && device->kind == DeviceKind::CPU && PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), suai_name)) {
+      Array a;
+      if (import_sycl_interface(o, device, "asarray", &a)) return finish({}, std::move(a), dtype, device, copy, false);
+    }
     try {
       // copy=True: the producer copies, unless a dtype is given (the cast will copy anyway).
       // copy=False is passed on, so a producer that would have to copy refuses.
@@ -468,13 +387,18 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
     return finish({}, std::move(a), dtype, device, copy, false);
   }
 
-  // NumPy's array interface, for producers that offer neither DLPack nor a buffer. Looked up
-  // on the instance (the protocol allows an instance attribute), but never for lists and tuples,
-  // whose failed lookup would cost every asarray([...]) an exception.
-  static PyObject* array_interface_name = PyUnicode_InternFromString("__array_interface__");
-  if (!PyList_Check(o) && !PyTuple_Check(o) && PyObject_HasAttr(o, array_interface_name)) {
-    Array a = from_array_interface(o);
-    return finish({}, std::move(a), dtype, device, copy, false);
+  // The array-interface family, for producers that offer neither DLPack nor a buffer (Numba's
+  // device arrays, dpctl's USM memory, NumPy-protocol objects). Looked up on the instance (the
+  // protocols allow instance attributes), but never for lists and tuples, whose failed lookups
+  // would cost every asarray([...]) exceptions.
+  if (!PyList_Check(o) && !PyTuple_Check(o)) {
+    Array a;
+    if (import_device_interface(o, device, "asarray", &a)) return finish({}, std::move(a), dtype, device, copy, false);
+    static PyObject* array_interface_name = PyUnicode_InternFromString("__array_interface__");
+    if (PyObject_HasAttr(o, array_interface_name)) {
+      a = from_array_interface(o);
+      return finish({}, std::move(a), dtype, device, copy, false);
+    }
   }
 
   if (is_sequence(o)) {

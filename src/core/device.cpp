@@ -15,6 +15,7 @@ constexpr KindName kKinds[] = {
     {DeviceKind::CPU, "cpu"},           {DeviceKind::CUDA, "cuda"},
     {DeviceKind::CUDAHost, "cuda_host"}, {DeviceKind::CUDAManaged, "cuda_managed"},
     {DeviceKind::ROCM, "rocm"},         {DeviceKind::ROCMHost, "rocm_host"},
+    {DeviceKind::ONEAPI, "oneapi"},
 };
 }  // namespace
 
@@ -51,7 +52,7 @@ Device parse_device(const std::string& text) {
     return Device{k.kind, index};
   }
   throw ValueError("unknown device '" + text +
-                   "'; expected one of cpu, cuda[:N], cuda_host, cuda_managed, rocm[:N], rocm_host");
+                   "'; expected one of cpu, cuda[:N], cuda_host, cuda_managed, rocm[:N], rocm_host, oneapi[:N]");
 }
 
 Device device_from_dl(DLDevice d) {
@@ -62,6 +63,7 @@ Device device_from_dl(DLDevice d) {
     case kDLCUDAManaged:
     case kDLROCM:
     case kDLROCMHost:
+    case kDLOneAPI:
       if (d.device_id < 0) throw BufferError("DLPack device id is negative");
       return Device{static_cast<DeviceKind>(d.device_type),
                     d.device_type == kDLCPU ? 0 : d.device_id};

@@ -18,6 +18,7 @@ enum class DeviceKind : int32_t {
   ROCM = kDLROCM,
   ROCMHost = kDLROCMHost,
   CUDAManaged = kDLCUDAManaged,
+  ONEAPI = kDLOneAPI,  // SYCL devices (USM memory), through dpctl's runtime
 };
 
 // An opaque per-backend stream (cudaStream_t / hipStream_t); nullptr is the default stream.

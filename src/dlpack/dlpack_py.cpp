@@ -16,6 +16,7 @@
 #include "bindings/py_array.h"
 #include "bindings/py_dtype_device.h"
 #include "bindings/py_errors.h"
+#include "bindings/py_interface_dict.h"
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -237,6 +238,56 @@ struct Interned {
   }
 } g;
 
+// __dlpack__ resolved once per type. A C producer's method (NumPy's, PyTorch's) is a method
+// descriptor: called directly with the object as its first argument, it skips the generic
+// method lookup of every call (type MRO walk through the method cache, instance-dict probe,
+// bound-call setup), a tenth of importing a NumPy array. Only types without an instance
+// dict qualify (an instance attribute could shadow the method); the type's version tag
+// invalidates an entry when the class is modified. Anything else takes the generic path.
+struct MethodCacheEntry {
+  PyTypeObject* type = nullptr;
+  unsigned int tag = 0;
+  PyObject* descr = nullptr;
+};
+constexpr int kMethodCacheSize = 4;
+MethodCacheEntry g_method_cache[kMethodCacheSize];
+int g_method_cache_next = 0;
+
+unsigned int type_version_tag(PyTypeObject* t) {
+#if PY_VERSION_HEX < 0x030C0000
+  if (!PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
+#endif
+  return t->tp_version_tag;
+}
+
+// argv[0] is a free slot (PY_VECTORCALL_ARGUMENTS_OFFSET), argv[1] the producer, then the
+// `nargs - 1` other positional arguments and the keyword values.
+PyObject* call_dlpack(PyObject* const* argv, size_t nargs, PyObject* kwnames) {
+  PyTypeObject* t = Py_TYPE(argv[1]);
+  const unsigned int tag = type_version_tag(t);
+  PyObject* descr = nullptr;
+  for (auto& e : g_method_cache)
+    if (e.type == t && tag != 0 && e.tag == tag) descr = e.descr;
+  if (!descr && t->tp_dictoffset == 0) {
+    PyObject* found = _PyType_Lookup(t, g.dlpack);  // borrowed; gives the type a valid tag
+    if (found && Py_IS_TYPE(found, &PyMethodDescr_Type) && type_version_tag(t) != 0) {
+      MethodCacheEntry& slot = g_method_cache[g_method_cache_next];
+      g_method_cache_next = (g_method_cache_next + 1) % kMethodCacheSize;
+      PyObject* old_type = reinterpret_cast<PyObject*>(slot.type);
+      PyObject* old_descr = slot.descr;
+      Py_INCREF(t);
+      Py_INCREF(found);
+      slot = MethodCacheEntry{t, type_version_tag(t), found};
+      Py_XDECREF(old_descr);  // last: releasing objects may run arbitrary code
+      Py_XDECREF(old_type);
+      descr = found;
+    }
+  }
+  if (descr) return PyObject_Vectorcall(descr, argv + 1, nargs | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+  return PyObject_VectorcallMethod(g.dlpack, const_cast<PyObject**>(argv + 1), nargs | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                   kwnames);
+}
+
 // Only a producer on a GPU needs a stream argument, and only a process with a visible GPU
 // can hold GPU memory; without one the __dlpack_device__ call (a third of the cost of
 // importing a NumPy array) is skipped, and another device is asked for with dl_device.
@@ -263,9 +314,11 @@ Device producer_device(PyObject* x) {
   return device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
 }
 
-[[noreturn]] void raise_dlpack_call_error(PyObject* x) {
-  // "has no attribute '__dlpack__'" is a TypeError for from_dlpack; an AttributeError
-  // raised inside a real __dlpack__ is the producer's own error and propagates.
+// After __dlpack__ failed: an object without the method may still describe its memory by
+// __cuda_array_interface__ or __sycl_usm_array_interface__ (Numba, dpctl memory); else
+// "has no attribute '__dlpack__'" is a TypeError for from_dlpack. An AttributeError raised
+// inside a real __dlpack__ is the producer's own error and propagates.
+Array import_without_dlpack(PyObject* x, const Device* want) {
   if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
     PyObject *et, *ev, *tb;
     PyErr_Fetch(&et, &ev, &tb);
@@ -274,6 +327,8 @@ Device producer_device(PyObject* x) {
       Py_XDECREF(et);
       Py_XDECREF(ev);
       Py_XDECREF(tb);
+      Array a;
+      if (import_device_interface(x, want, "from_dlpack", &a)) return a;
       throw TypeError(std::string("from_dlpack: objects of type ") + Py_TYPE(x)->tp_name +
                       " do not support DLPack (no __dlpack__ method)");
     }
@@ -321,8 +376,7 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     argv[n++] = stream;
     kwn_full = PySequence_Concat(kwn, g.kw_stream);
   }
-  PyObject* cap = kwn_full ? PyObject_VectorcallMethod(g.dlpack, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwn_full)
-                           : nullptr;
+  PyObject* cap = kwn_full ? call_dlpack(argv, 1, kwn_full) : nullptr;
   if (kwn_full && kwn_full != kwn) Py_DECREF(kwn_full);
   // Older producers: on a TypeError that rejects the 2023.12 keywords, retry first with
   // max_version alone (producers that predate dl_device and copy still export versioned
@@ -363,7 +417,7 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
     return import_via_protocol(x, nullptr, copy == 1 ? -1 : copy, copied);
   }
   Py_XDECREF(dl_device);
-  if (!cap) raise_dlpack_call_error(x);
+  if (!cap) return import_without_dlpack(x, want);
   try {
     Array a = consume_capsule(cap, copied);
     Py_DECREF(cap);

@@ -8,9 +8,11 @@
 // destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -41,7 +43,7 @@ struct Entry {
 std::mutex g_mu;
 std::vector<Entry> g_log;
 std::set<void*> g_streams;          // live streams (handles are the addresses of heap ints)
-std::set<void*> g_device_blocks;    // live "device" allocations
+std::map<void*, std::pair<size_t, int>> g_device_blocks;  // live "device" allocations: size, device
 std::set<void*> g_host_blocks;      // live "pinned" allocations
 
 void log(const char* op, int device, const void* a = nullptr, const void* b = nullptr) {
@@ -82,7 +84,7 @@ int malloc_async(int device, size_t n, void* stream, void** out) {
   if (bad_stream(stream)) return kBadStream;
   if (n > kFakeCapacity) return kOutOfMemory;
   *out = alloc(n);
-  g_device_blocks.insert(*out);
+  g_device_blocks.emplace(*out, std::make_pair(n, device));
   log("malloc", device, stream);
   return kOk;
 }
@@ -220,6 +222,21 @@ int pool_usage(int device, uint64_t* reserved, uint64_t* used) {
   return bad_device(device) ? kBadDevice : kOk;
 }
 int pool_trim(int device) { return bad_device(device) ? kBadDevice : kOk; }
+// Any address inside a live "device" block is that device's memory; anything else is unknown.
+int pointer_device(const void* p, int* device_type, int* device) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  *device_type = 0;
+  *device = 0;
+  auto it = g_device_blocks.upper_bound(const_cast<void*>(p));
+  if (it == g_device_blocks.begin()) return kOk;
+  --it;
+  const char* base = static_cast<const char*>(it->first);
+  if (static_cast<const char*>(p) < base + std::max<size_t>(it->second.first, 1)) {
+    *device_type = 10;  // kDLROCM
+    *device = it->second.second;
+  }
+  return kOk;
+}
 
 const DlaGpuOps kOps = {
     DLA_GPU_OPS_ABI, 10 /* kDLROCM */, 11 /* kDLROCMHost */, 0, "rocm",
@@ -228,7 +245,7 @@ const DlaGpuOps kOps = {
     &memcpy_async, &memset_async, &strided_async,
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event,
-    &pool_usage, &pool_trim,
+    &pool_usage, &pool_trim, &pointer_device,
 };
 
 }  // namespace

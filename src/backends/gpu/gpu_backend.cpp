@@ -121,6 +121,9 @@ void Backend::check(int err, const char* what) const {
 }
 
 int Backend::device_count() {
+  // Asked on every DLPack import (does the producer need a stream?): after the first count,
+  // one acquire load instead of std::call_once, which sets thread-locals on every call.
+  if (counted_.load(std::memory_order_acquire)) return count_;
   std::call_once(count_once_, [this] {
     int n = 0;
     if (int err = ops_->device_count(&n)) {
@@ -130,6 +133,7 @@ int Backend::device_count() {
       why_ = "no device found";
     }
     count_ = std::min(n, kMaxDevices);
+    counted_.store(true, std::memory_order_release);
   });
   return count_;
 }
@@ -373,6 +377,15 @@ Backend* backend_for(DeviceKind kind) {
   for (Backend* b : g_backends)
     if (b && b->owns(kind)) return b;
   return nullptr;
+}
+
+bool Backend::pointer_device(const void* p, Device* out) const {
+  if (!ops_->pointer_device) return false;
+  int type = 0, device = 0;
+  check(ops_->pointer_device(p, &type, &device), "querying a pointer's device");
+  if (type == 0 || !owns(static_cast<DeviceKind>(type))) return false;
+  *out = Device{static_cast<DeviceKind>(type), device};
+  return true;
 }
 
 bool install_backend(const DlaGpuOps* ops, std::string* why) {

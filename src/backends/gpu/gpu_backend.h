@@ -103,6 +103,9 @@ class Backend final : public DeviceRuntime {
   void wait(int producer_dev, void* producer, int consumer_dev, void* consumer);
   void pool_usage(int index, uint64_t* reserved, uint64_t* used);
   void empty_cache(int index);
+  // The memory kind and device of a foreign pointer; false when the runtime does not know it
+  // (or the table has no pointer_device).
+  bool pointer_device(const void* p, Device* out) const;
 
   // Throws the dla exception matching a vendor error code.
   void check(int err, const char* what) const;
@@ -120,6 +123,7 @@ class Backend final : public DeviceRuntime {
   DeviceKind device_kind_, host_kind_, managed_kind_;
   int slot_;  // which per-thread current-stream table (CUDA 0, ROCm 1)
   std::once_flag count_once_;
+  std::atomic<bool> counted_{false};
   int count_ = 0;
   std::string why_;
   std::once_flag device_once_[kMaxDevices];

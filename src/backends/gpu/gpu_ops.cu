@@ -285,6 +285,28 @@ int pool_trim(int device) {
   return static_cast<int>(gpuMemPoolTrimTo(g_pools[device], 0));
 }
 
+#if !defined(DLA_GPU_HIP)
+// HIP's pointer attributes changed field names between releases (memoryType -> type), and
+// nothing HIP imports needs it yet (__cuda_array_interface__ is CUDA's protocol): CUDA only.
+int pointer_device(const void* p, int* device_type, int* device) {
+  cudaPointerAttributes attr{};
+  *device_type = 0;
+  *device = 0;
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    (void)cudaGetLastError();  // an unknown pointer is an answer, not a sticky error
+    return 0;
+  }
+  switch (attr.type) {
+    case cudaMemoryTypeDevice: *device_type = DLA_GPU_DEVICE_TYPE; break;
+    case cudaMemoryTypeHost: *device_type = DLA_GPU_HOST_TYPE; break;
+    case cudaMemoryTypeManaged: *device_type = DLA_GPU_MANAGED_TYPE; break;
+    default: return 0;
+  }
+  *device = attr.device < 0 ? 0 : attr.device;
+  return 0;
+}
+#endif
+
 const DlaGpuOps kOps = {
     DLA_GPU_OPS_ABI,
     DLA_GPU_DEVICE_TYPE,
@@ -319,6 +341,11 @@ const DlaGpuOps kOps = {
     &stream_wait_event,
     &pool_usage,
     &pool_trim,
+#if !defined(DLA_GPU_HIP)
+    &pointer_device,
+#else
+    nullptr,
+#endif
 };
 
 }  // namespace

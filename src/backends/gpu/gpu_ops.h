@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever DlaGpuOps or DlaGpuStrided changes layout. */
-#define DLA_GPU_OPS_ABI 1
+#define DLA_GPU_OPS_ABI 2
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -81,6 +81,11 @@ typedef struct DlaGpuOps {
   int (*pool_usage)(int device, uint64_t* reserved, uint64_t* used);
   /* Returns the pool's cached, unused memory to the driver. */
   int (*pool_trim)(int device);
+
+  /* Where a foreign pointer lives (importing __cuda_array_interface__, which names no device):
+   * *device_type is the DLPack type of the memory kind (device, host or managed; 0 when the
+   * runtime does not know the pointer), *device its device. May be NULL (then unknown). */
+  int (*pointer_device)(const void* p, int* device_type, int* device);
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */
