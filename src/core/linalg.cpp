@@ -225,9 +225,16 @@ Array solve(const Array& x1, const Array& x2) {
   const Array rhs = vector ? x2.view({n, 1}, {x2.stride(0), 0}, x2.byte_offset()) : x2;
   const int64_t k = rhs.shape(rhs.ndim() - 1);
   const Dims batch = vector ? b1 : broadcast_shapes(b1, Dims(rhs.shape().data(), rhs.ndim() - 2));
-  Array a = fortran_copy(x1, batch, t);
+  // Large matrices are copied row-major: the same bytes as their transposes in column-major
+  // order, so a plain (often contiguous) copy replaces a transposing one that costs as much as
+  // the factorization's tail, and the backend solves with A^T (two LAPACK calls). Small ones,
+  // where the per-call cost dominates, take one ?gesv on a column-major copy.
+  const bool transposed = n >= 64;
+  Array a = transposed ? Array::empty(with(batch, {n, n}), of(t), x1.device()) : fortran_copy(x1, batch, t);
+  if (transposed) cast_into(a, broadcast_view(x1, with(batch, {n, n})));
   Array b = fortran_copy(rhs, batch, t);
   LapackJob job = job_for(LinalgOpId::solve, t, batch, n, n, a);
+  job.transposed = transposed;
   job.nrhs = k;
   job.b = b.data();
   job.b_step = matrix_step(b);

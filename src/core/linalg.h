@@ -34,6 +34,9 @@ struct LapackJob {
   // Options of the function: cholesky upper; svd full_matrices / compute_uv; qr complete;
   // eigh/eig compute vectors.
   bool upper = false, full = false, vectors = false;
+  // solve: a holds each matrix transposed (row-major), so the backend solves with A^T's
+  // factorization (LAPACK trans = 'T'; the transpose, not the conjugate, for complex).
+  bool transposed = false;
   // a: the input, overwritten (in place results: cholesky, inv, the eigenvectors of eigh).
   void* a = nullptr;
   int64_t a_step = 0;

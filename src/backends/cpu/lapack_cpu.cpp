@@ -50,6 +50,10 @@ lint ld(int64_t rows) { return rows > 1 ? rows : 1; }
     const lint lda = ld(n);                                                                              \
     blas::scipy_##p##gesv_64_(&n, &nrhs, a, &lda, ipiv, b, &lda, info);                                  \
   }                                                                                                      \
+  void getrs(char trans, lint n, lint nrhs, const T* a, const lint* ipiv, T* b, lint* info) {            \
+    const lint lda = ld(n);                                                                              \
+    blas::scipy_##p##getrs_64_(&trans, &n, &nrhs, a, &lda, ipiv, b, &lda, info, 1);                      \
+  }                                                                                                      \
   void geqrf(lint m, lint n, T* a, T* tau, T* work, lint lwork, lint* info) {                            \
     const lint lda = ld(m);                                                                              \
     blas::scipy_##p##geqrf_64_(&m, &n, a, &lda, tau, work, &lwork, info);                                \
@@ -197,7 +201,16 @@ struct Solve {
   explicit Solve(const LapackJob& j) : job(j), ipiv(size_t(ld(j.n))) {}
   lint run(int64_t i) {
     lint info = 0;
-    gesv(job.n, job.nrhs, mat<T>(job, job.a, job.a_step, i), ipiv.data(), mat<T>(job, job.b, job.b_step, i), &info);
+    T* a = mat<T>(job, job.a, job.a_step, i);
+    T* b = mat<T>(job, job.b, job.b_step, i);
+    if (!job.transposed) {
+      gesv(job.n, job.nrhs, a, ipiv.data(), b, &info);
+      return info;
+    }
+    // a holds the matrix transposed (x1's row-major bytes): factor that and solve A x = b as
+    // (A^T)^T x = b, which spares the transposing copy into column-major order.
+    getrf(job.n, a, ipiv.data(), &info);
+    if (info == 0) getrs('T', job.n, job.nrhs, a, ipiv.data(), b, &info);
     return info;
   }
 };

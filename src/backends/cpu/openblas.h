@@ -43,6 +43,8 @@ DLA_GEMM(z, cdouble, const void*)
   void scipy_##p##getrf_64_(const lint* m, const lint* n, T* a, const lint* lda, lint* ipiv, lint* info);   \
   void scipy_##p##gesv_64_(const lint* n, const lint* nrhs, T* a, const lint* lda, lint* ipiv, T* b,          \
                            const lint* ldb, lint* info);                                                     \
+  void scipy_##p##getrs_64_(const char* trans, const lint* n, const lint* nrhs, const T* a, const lint* lda,  \
+                            const lint* ipiv, T* b, const lint* ldb, lint* info, size_t);                    \
   void scipy_##p##geqrf_64_(const lint* m, const lint* n, T* a, const lint* lda, T* tau, T* work,            \
                             const lint* lwork, lint* info);
 DLA_LAPACK_COMMON(s, float)
