@@ -16,6 +16,7 @@ import pytest
 
 import dlarray
 from dlarray import _core
+from gpu_util import fake_gpu_backend
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
@@ -23,17 +24,7 @@ DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
 
 @pytest.fixture(scope="module")
 def fake():
-    real = "rocm" in _core._backends()
-    if real and dlarray.rocm.device_count() > 0:
-        pytest.skip("a real ROCm device is present")
-    fg = pytest.importorskip("dlarray._fake_gpu")
-    _core._uninstall_gpu_backend("rocm")
-    fg.install()
-    yield fg
-    gc.collect()
-    _core._uninstall_gpu_backend("rocm")
-    if real:
-        dlarray._rocm._install()
+    yield from fake_gpu_backend()
 
 
 @pytest.fixture(autouse=True)

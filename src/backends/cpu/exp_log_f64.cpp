@@ -1,5 +1,6 @@
 // exp_log_f64.cpp — the float64 exp/log family for the vectorizer (see exp_log_f64.h).
 #include "backends/cpu/exp_log_f64.h"
+#include "backends/cpu/cpu_features.h"
 
 #include <cmath>
 #include <cstring>
@@ -161,16 +162,12 @@ DLA_EXP_LOG_ROW(row_avx2, "avx2,fma")
 #undef DLA_EXP_LOG_ROW
 
 using RowFn = void (*)(ExpLogFn, const double*, double*, int64_t);
-RowFn pick_row() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return &row_avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &row_avx2;
-  return nullptr;
-}
 RowFn row() {
-  static const RowFn r = pick_row();
-  return r;
+  switch (vector_level()) {
+    case VectorLevel::Avx512: return &row_avx512;
+    case VectorLevel::Avx2Fma: return &row_avx2;
+    default: return nullptr;
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // float32_math.cpp — float32 exp/log/sin/cos through float64 arithmetic (see float32_math.h).
 #include "backends/cpu/float32_math.h"
+#include "backends/cpu/cpu_features.h"
 
 #include <cmath>
 #include <cstring>
@@ -123,16 +124,12 @@ DLA_FLOAT32_ROW(row_avx2, "avx2,fma")
 #undef DLA_FLOAT32_ROW
 
 using RowFn = void (*)(Float32Fn, const float*, float*, int64_t);
-RowFn pick_row() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return &row_avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return &row_avx2;
-  return nullptr;
-}
 RowFn row() {
-  static const RowFn r = pick_row();
-  return r;
+  switch (vector_level()) {
+    case VectorLevel::Avx512: return &row_avx512;
+    case VectorLevel::Avx2Fma: return &row_avx2;
+    default: return nullptr;
+  }
 }
 
 }  // namespace
