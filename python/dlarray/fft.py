@@ -108,6 +108,16 @@ def _length(name, arg, n):
     return n
 
 
+def _run(transform, name, a, length, axes, norm):
+    """One backend call on the NumPy view `a`, threaded from _THREADS_FROM elements; its result
+    wrapped without a copy. The backend's ValueError (a zero length, an unknown norm) is renamed."""
+    try:
+        out = transform(a, length, axes, norm, False, 1 if a.size < _THREADS_FROM else _threads())
+    except ValueError as e:
+        raise ValueError(f"fft.{name}: {e}") from None
+    return _from_numpy(out)
+
+
 def _make_1d(name, accepted, doc):
     """Builds a 1-D transform (fft ifft rfft irfft hfft ihfft) over the backend's function `name`."""
     impl = _IMPL
@@ -119,12 +129,7 @@ def _make_1d(name, accepted, doc):
             axis = _axis(name, "axis", axis, ndim)
         if n is not None and (type(n) is not int or n < 1):
             n = _length(name, "n", n)
-        size = a.size
-        try:
-            out = impl[name](a, n, axis, norm, False, 1 if size < _THREADS_FROM else _threads())
-        except ValueError as e:  # a zero length (n=None on an empty axis) or an unknown norm
-            raise ValueError(f"fft.{name}: {e}") from None
-        return _from_numpy(out)
+        return _run(impl[name], name, a, n, axis, norm)
 
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = doc
@@ -185,12 +190,7 @@ def _make_nd(name, accepted, real_last, doc):
                     raise ValueError(f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', "
                                      f"got {norm!r}")
                 return _from_numpy(a.astype(a.dtype.char.upper(), copy=True))
-        size = a.size
-        try:
-            out = impl[name](a, s, axes, norm, False, 1 if size < _THREADS_FROM else _threads())
-        except ValueError as e:  # a zero length (s=None over an empty axis) or an unknown norm
-            raise ValueError(f"fft.{name}: {e}") from None
-        return _from_numpy(out)
+        return _run(impl[name], name, a, s, axes, norm)
 
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = doc

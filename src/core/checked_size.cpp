@@ -43,20 +43,26 @@ int64_t checked_nbytes(int64_t count, const DType& dtype) {
   return bytes;
 }
 
+namespace {
+// A dimension built as `a op b` (tile's r * s, concat's running sum) that must fit in int64.
+int64_t dim_result(bool fits, int64_t r, int64_t a, char op, int64_t b, const char* what) {
+  if (!fits)
+    throw ValueError(std::string("array is too big; ") + what + " " + std::to_string(a) + " " + op + " " +
+                     std::to_string(b) + " is more than 2**63 - 1");
+  return r;
+}
+}  // namespace
+
 int64_t checked_dim_mul(int64_t a, int64_t b, const char* what) {
   int64_t r;
-  if (!mul_fits(a, b, &r))
-    throw ValueError(std::string("array is too big; ") + what + " " + std::to_string(a) + " * " + std::to_string(b) +
-                     " is more than 2**63 - 1");
-  return r;
+  const bool fits = mul_fits(a, b, &r);
+  return dim_result(fits, r, a, '*', b, what);
 }
 
 int64_t checked_dim_add(int64_t a, int64_t b, const char* what) {
   int64_t r;
-  if (!add_fits(a, b, &r))
-    throw ValueError(std::string("array is too big; ") + what + " " + std::to_string(a) + " + " + std::to_string(b) +
-                     " is more than 2**63 - 1");
-  return r;
+  const bool fits = add_fits(a, b, &r);
+  return dim_result(fits, r, a, '+', b, what);
 }
 
 size_t checked_alloc_size(size_t nbytes, size_t align, const char* device) {
