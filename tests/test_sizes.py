@@ -145,6 +145,17 @@ def test_broadcast_to_a_size_that_does_not_fit_is_value_error(shape):
         dl.broadcast_to(dl.ones((1,)), shape)
 
 
+@pytest.mark.parametrize("shapes", [((2**40,), (2**30, 1)), ((3, 1), (1, 2**62)), ((2**63 - 1,), (2, 1))])
+def test_broadcast_shapes_whose_size_does_not_fit_is_value_error(shapes):
+    with pytest.raises(ValueError, match=TOO_BIG):
+        dl.broadcast_shapes(*shapes)
+
+
+def test_broadcast_shapes_of_a_huge_but_countable_size_is_returned():
+    assert dl.broadcast_shapes((2**31,), (2**31, 1)) == (2**31, 2**31)
+    assert dl.broadcast_shapes((0, 1), (1, 2**62)) == (0, 2**62)
+
+
 def test_broadcast_view_of_a_huge_but_addressable_size_reports_it_exactly():
     v = dl.broadcast_to(dl.asarray(True), (2**62,))
     assert (v.shape, v.size, v.nbytes) == ((2**62,), 2**62, 2**62)

@@ -12,9 +12,14 @@
 
 namespace dla {
 
-// The broadcast of `a` and `b`. Throws ValueError when they are incompatible.
+// The broadcast of `a` and `b`. Throws ValueError when they are incompatible, or when the
+// result's element count does not fit in int64 ((2**40,) with (2**30, 1)): every caller then
+// holds a shape whose size is a number.
 inline Dims broadcast_shapes(const Dims& a, const Dims& b) {
-  if (a == b) return a;
+  if (a == b) {
+    checked_numel(a);
+    return a;
+  }
   const int n = a.size() > b.size() ? a.size() : b.size();
   Dims out(n);
   for (int i = 0; i < n; ++i) {
@@ -30,6 +35,7 @@ inline Dims broadcast_shapes(const Dims& a, const Dims& b) {
                        std::to_string(da) + " vs " + std::to_string(db) + ")");
     }
   }
+  checked_numel(out);
   return out;
 }
 
