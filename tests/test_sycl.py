@@ -69,6 +69,17 @@ def test_without_a_sycl_device_a_well_formed_interface_is_a_buffer_error():
         dl.zeros(3, device="oneapi:0")
 
 
+def test_inspection_lists_exactly_the_sycl_devices_dpctl_sees():
+    info = dl.__array_namespace_info__()
+    sycl = [d for d in info.devices() if str(d).startswith("oneapi")]
+    assert sycl == [dl.Device("oneapi", i) for i in range(dl.oneapi.device_count())]
+    for d in sycl:
+        assert info.dtypes(device=d)["float32"] == dl.float32
+    if not sycl:
+        with pytest.raises(ValueError, match="not available"):
+            info.dtypes(device="oneapi:0")
+
+
 def test_device_names():
     assert str(dl.Device("oneapi:1")) == "oneapi:1"
     with pytest.raises(ValueError, match="oneapi"):

@@ -17,9 +17,16 @@ _KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["compl
 _ALL = _KINDS["bool"] + _KINDS["numeric"]
 
 
+def _devices():
+    """CPU, then the CUDA/ROCm devices the runtimes see, then the SYCL devices dpctl sees (none
+    without dpctl; asking starts its runtime, so only here, not at import)."""
+    sycl = _core._oneapi_device_count()
+    return tuple(_core._visible_devices()) + tuple(_core.Device("oneapi", i) for i in range(sycl))
+
+
 def _check_device(device):
     """Validates a device argument (None means the default device); every device has the same dtypes."""
-    if device is not None and _core.Device(str(device)) not in _core._visible_devices():
+    if device is not None and _core.Device(str(device)) not in _devices():
         raise ValueError(f"device {device!r} is not available (see devices())")
 
 
@@ -35,7 +42,7 @@ class Info:
         return _core.Device("cpu")
 
     def devices(self):
-        return tuple(_core._visible_devices())
+        return _devices()
 
     def default_dtypes(self, *, device=None):
         _check_device(device)
