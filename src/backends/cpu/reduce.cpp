@@ -48,13 +48,12 @@ struct FoldFn<FoldOp::Min> { using type = elem::MinimumF; };
 template <class T, FoldOp op>
 constexpr bool kRegroup = op != FoldOp::Prod || std::is_integral_v<T>;
 
-// Fold of n >= 1 elements at p (byte stride s, or sizeof(T) when Contig). Regrouped folds
-// run eight independent accumulators held in named locals, which the compiler keeps in vector
-// registers (an accumulator array would live on the stack and serialize through store
-// forwarding); nothing is reassociated beyond that grouping. Sums also split pairwise above
-// 256 elements, as NumPy does, so their rounding error grows as log n.
-template <class T, class F, bool Regroup, bool Pairwise, bool Contig>
-T fold_row(const char* p, int64_t s, int64_t n) {
+// Fold of 1 <= n elements at p (byte stride s, or sizeof(T) when Contig), left to right or,
+// when Regroup, in eight independent accumulators held in named locals, which the compiler
+// keeps in vector registers (an accumulator array would live on the stack and serialize
+// through store forwarding); nothing is reassociated beyond that grouping.
+template <class T, class F, bool Regroup, bool Contig>
+inline T fold_leaf(const char* p, int64_t s, int64_t n) {
   const F f{};
   const int64_t step = Contig ? int64_t(sizeof(T)) : s;
   auto at = [&](int64_t i) { return *reinterpret_cast<const T*>(p + i * step); };
@@ -62,11 +61,6 @@ T fold_row(const char* p, int64_t s, int64_t n) {
     T acc = at(0);
     for (int64_t i = 1; i < n; ++i) acc = f(acc, at(i));
     return acc;
-  }
-  if (Pairwise && n > 256) {
-    const int64_t half = (n / 2) & ~int64_t(7);
-    return f(fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half),
-             fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half));
   }
   T r0 = at(0), r1 = at(1), r2 = at(2), r3 = at(3), r4 = at(4), r5 = at(5), r6 = at(6), r7 = at(7);
   int64_t i = 8;
@@ -83,6 +77,35 @@ T fold_row(const char* p, int64_t s, int64_t n) {
   T acc = f(f(f(r0, r1), f(r2, r3)), f(f(r4, r5), f(r6, r7)));
   for (; i < n; ++i) acc = f(acc, at(i));
   return acc;
+}
+
+// Sums are pairwise over 256-element blocks, as NumPy's, so their rounding error grows as
+// log n. The tree's top levels recurse on halves that are whole multiples of 2048 elements;
+// each 2048-element piece folds its eight 256-element blocks in a loop and pairs the eight
+// results: the same tree as recursing down to single blocks, without a call and a loop exit
+// of varying length per block (out of cache, each mispredicted exit dropped the loads in
+// flight: a 10^7-element float64 sum ran at 1.09 ns per element, NumPy at 0.49).
+template <class T, class F, bool Regroup, bool Pairwise, bool Contig>
+T fold_row(const char* p, int64_t s, int64_t n) {
+  constexpr int64_t kBlock = 256, kPiece = 8 * kBlock;
+  if (!Pairwise || n <= kBlock) return fold_leaf<T, F, Regroup, Contig>(p, s, n);
+  const F f{};
+  const int64_t step = Contig ? int64_t(sizeof(T)) : s;
+  if (n > kPiece) {
+    const int64_t half = ((n + kPiece - 1) / kPiece / 2) * kPiece;
+    return f(fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half),
+             fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half));
+  }
+  T part[8];
+  int k = 0;
+  for (int64_t i = 0; i < n; i += kBlock)
+    part[k++] = fold_leaf<T, F, Regroup, Contig>(p + i * step, s, n - i < kBlock ? n - i : kBlock);
+  while (k > 1) {  // pairs, keeping an odd last one for the next level
+    for (int j = 0; j < k / 2; ++j) part[j] = f(part[2 * j], part[2 * j + 1]);
+    if (k & 1) part[k / 2] = part[k - 1];
+    k = (k + 1) / 2;
+  }
+  return part[0];
 }
 
 template <class T, FoldOp op>
