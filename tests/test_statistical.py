@@ -335,3 +335,27 @@ def test_vectorized_max_min_see_a_nan_in_every_lane_and_the_tail(name, dtype):
     ends = base.copy()
     ends[-1] = 100 if name == "max" else -100
     assert float(getattr(dl, name)(dl.asarray(ends))) == ends[-1]
+
+
+# ---- the vectorized max/min/argmax/argmin of every integer dtype (simd_minmax.h) ---------------
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"])
+@pytest.mark.parametrize("n", [255, 256, 1000, 4099, 70001])
+def test_integer_extremes_match_numpy_across_the_whole_range(dtype, n):
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(n)
+    a = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    # The extremes somewhere inside, twice each (the first one's index is the answer), so a
+    # signed/unsigned compare mistake or a lost lane shows.
+    for v in (info.min, info.max):
+        at = rng.choice(n, 2, replace=False)
+        a[at] = v
+    x = dl.asarray(a)
+    assert int(dl.max(x)) == int(a.max()) and int(dl.min(x)) == int(a.min())
+    assert int(dl.argmax(x)) == int(a.argmax()) and int(dl.argmin(x)) == int(a.argmin())
+    # A range that never reaches the type's limits, crossing zero for signed types.
+    b = (np.arange(n) % 97).astype(dtype)
+    if info.min < 0:
+        b = (b.astype(np.int64) - 48).astype(dtype)
+    y = dl.asarray(b)
+    assert int(dl.max(y)) == int(b.max()) and int(dl.argmin(y)) == int(b.argmin())

@@ -112,7 +112,7 @@ template <class T, FoldOp op>
 T fold_any_row(const char* p, int64_t s, int64_t n) {
   using F = typename FoldFn<op>::type;
   constexpr bool pairwise = op == FoldOp::Sum;
-  if constexpr ((op == FoldOp::Max || op == FoldOp::Min) && std::is_floating_point_v<T>) {
+  if constexpr ((op == FoldOp::Max || op == FoldOp::Min) && kSimdMinmaxType<T>) {
     if (s == int64_t(sizeof(T)) && n >= 8 * 32 / int64_t(sizeof(T)))
       return minmax_contiguous<T, op == FoldOp::Max>(reinterpret_cast<const T*>(p), n);
   }

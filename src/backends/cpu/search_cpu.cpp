@@ -46,11 +46,11 @@ bool better(T v, T b) {
   }
 }
 
-// The extreme of a short block of a real dtype, NaN-propagating: vectorized for floats and
-// for integers (where the plain select vectorizes by itself).
+// The extreme of a short block of a real dtype, NaN-propagating: vectorized (simd_minmax.h)
+// for every real type but bool.
 template <class T, bool IsMax>
 T block_extreme(const T* p, int64_t n) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (kSimdMinmaxType<T>) {
     if (n >= 8 * 32 / int64_t(sizeof(T))) return minmax_contiguous<T, IsMax>(p, n);
     T m = p[0];
     for (int64_t i = 1; i < n; ++i) m = minmax_scalar_step<T, IsMax>(m, p[i]);
