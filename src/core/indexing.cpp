@@ -437,11 +437,16 @@ int64_t index_scalar(const Array& a) {
 namespace {
 
 // x[i], x[i, j], x[1:3]: keys of integers and slices only, which never need the general plan.
-// Returns false (and does nothing) for any other key.
-bool simple_view(const Array& x, const IndexItem* key, int n, Array* out) {
+// Fills `v` with the view's layout, or returns false (and does nothing) for any other key.
+struct SimpleView {
+  int64_t offset;
+  int ndim;
+  int64_t shape[kMaxRank], strides[kMaxRank];
+};
+
+bool simple_view(const Array& x, const IndexItem* key, int n, SimpleView* v) {
   const int ndim = x.ndim();
   if (n > ndim || x.dtype().is_subbyte()) return false;
-  int64_t shape[kMaxRank], strides[kMaxRank];
   int64_t offset = x.byte_offset();
   const int64_t item = x.itemsize();
   int m = 0;
@@ -453,25 +458,27 @@ bool simple_view(const Array& x, const IndexItem* key, int n, Array* out) {
       int64_t start = it.start, stop = it.stop;
       const int64_t len = adjust_slice(x.shape(d), &start, &stop, it.step);
       if (len > 0) offset += start * x.stride(d) * item;
-      shape[m] = len;
-      strides[m++] = len > 1 ? x.stride(d) * it.step : x.stride(d);  // a huge step selects <= 1 item
+      v->shape[m] = len;
+      v->strides[m++] = len > 1 ? x.stride(d) * it.step : x.stride(d);  // a huge step selects <= 1 item
     } else {
       return false;
     }
   }
   for (int d = n; d < ndim; ++d) {
-    shape[m] = x.shape(d);
-    strides[m++] = x.stride(d);
+    v->shape[m] = x.shape(d);
+    v->strides[m++] = x.stride(d);
   }
-  *out = Array(x.storage(), offset, Dims(shape, m), Dims(strides, m), x.dtype(), x.flags());
+  v->offset = offset;
+  v->ndim = m;
   return true;
 }
 
 }  // namespace
 
 Array getitem(const Array& x, const IndexItem* key, int n) {
-  Array fast;
-  if (simple_view(x, key, n, &fast)) return fast;
+  SimpleView v;
+  if (simple_view(x, key, n, &v))  // built in the caller's object (x[i, j] is a hot path)
+    return Array(x.storage(), v.offset, Dims(v.shape, v.ndim), Dims(v.strides, v.ndim), x.dtype(), x.flags());
   Plan p = make_plan(x, key, n);
   if (p.adv.empty()) return std::move(p.view);
   if (!x.device().host_accessible()) {
@@ -537,8 +544,9 @@ void setitem(const Array& x, const IndexItem* key, int n, const Scalar& value) {
     throw OverflowError("Python int " + (value.kind == SK::UInt ? std::to_string(value.u) : std::to_string(value.i)) +
                         " is out of range for " + dt.name());
   if (x.readonly()) throw ValueError("assignment destination is read-only");
-  Array view;
-  if (simple_view(x, key, n, &view)) {
+  SimpleView sv;
+  if (simple_view(x, key, n, &sv)) {
+    const Array view(x.storage(), sv.offset, Dims(sv.shape, sv.ndim), Dims(sv.strides, sv.ndim), x.dtype(), x.flags());
     // x[i, j] = v: one element of host memory is a single store.
     if (view.size() == 1 && view.device().kind == DeviceKind::CPU) return store_scalar(dt, value, view.data());
     return fill(view, value);
