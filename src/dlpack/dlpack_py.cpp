@@ -536,29 +536,37 @@ void add_method(PyTypeObject* type, PyMethodDef* def) {
 
 }  // namespace
 
-Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
-  *copied = false;
-  Array a;
+namespace {
+// The array x's memory makes, through whichever door x offers (returned by value, so that
+// the hot protocol path builds it in the caller's object).
+Array import_where_it_is(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
+  if (Array* own = try_unwrap(x)) return *own;
   const DLPackExchangeAPI* api = nullptr;
   const char* bad_table = nullptr;  // why the type's exchange table attribute is unusable
-  if (Array* own = try_unwrap(x)) {
-    a = *own;
-  } else if (use_peer_tables && (api = peer_exchange_api(Py_TYPE(x), &bad_table)) && import_via_table(x, api, &a)) {
-    bump(dlpack_counters().imports_via_peer_table);
-  } else if (PyCapsule_CheckExact(x)) {
-    // A bare capsule (from a legacy to_dlpack() function): consumed like __dlpack__'s result.
-    a = consume_capsule(x, copied);
-  } else {
-    g.init();
-    // An unusable table is only a lost fast path while __dlpack__ exists; without it, the
-    // table was the object's one claim to DLPack, and the error says what is wrong with it.
-    if (bad_table && !PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(x)), g.dlpack))
-      throw TypeError(std::string("from_dlpack: ") + Py_TYPE(x)->tp_name +
-                      " publishes a DLPack exchange table that cannot be used (" + bad_table +
-                      ") and has no __dlpack__ method to fall back to");
-    bump(dlpack_counters().imports_via_protocol);
-    a = import_via_protocol(x, want, copy, copied);
+  if (use_peer_tables && (api = peer_exchange_api(Py_TYPE(x), &bad_table))) {
+    Array a;
+    if (import_via_table(x, api, &a)) {
+      bump(dlpack_counters().imports_via_peer_table);
+      return a;
+    }
   }
+  // A bare capsule (from a legacy to_dlpack() function): consumed like __dlpack__'s result.
+  if (PyCapsule_CheckExact(x)) return consume_capsule(x, copied);
+  g.init();
+  // An unusable table is only a lost fast path while __dlpack__ exists; without it, the
+  // table was the object's one claim to DLPack, and the error says what is wrong with it.
+  if (bad_table && !PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(x)), g.dlpack))
+    throw TypeError(std::string("from_dlpack: ") + Py_TYPE(x)->tp_name +
+                    " publishes a DLPack exchange table that cannot be used (" + bad_table +
+                    ") and has no __dlpack__ method to fall back to");
+  bump(dlpack_counters().imports_via_protocol);
+  return import_via_protocol(x, want, copy, copied);
+}
+}  // namespace
+
+Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
+  *copied = false;
+  Array a = import_where_it_is(x, want, copy, copied, use_peer_tables);
   const bool other_device = want && *want != a.device();
   if ((other_device || copy == 1) && !*copied) {
     if (copy == 0)
