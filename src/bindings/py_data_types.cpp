@@ -211,7 +211,7 @@ void bind_data_types(pyb::module_& m) {
         return promote_dtypes(f, t, &joined) && joined == t;
       },
       arg("from_"), arg("to"), pyb::pos_only(),
-      "can_cast(from_, to, /)\n--\n\nWhether type promotion can turn from_ (a dtype or an array) into to.");
+      "can_cast(from_, to, /)\n--\n\nWhether type promotion can turn ``from_`` (a dtype or an array) into ``to``.");
   m.def("astype", &astype, arg("x"), arg("dtype"), pyb::pos_only(), pyb::kw_only(), arg("copy") = true,
         arg("device") = pyb::none(),
         "astype(x, dtype, /, *, copy=True, device=None)\n--\n\n"

@@ -127,7 +127,7 @@ enum class Res : uint8_t {
   X(remainder, 2, Uniform, kKindReal, Same, RemainderF, DLA_P2,                                         \
     "x1 % x2 with the sign of x2, as Python's % (integer division by zero gives 0).")                  \
   X(round, 1, Uniform, kKindNumeric, Same, RoundF, DLA_P1, "Round to the nearest integer, ties to even.") \
-  X(sign, 1, Uniform, kKindNumeric, Same, SignF, DLA_P1, "Sign: -1, 0 or +1 (x/|x| for complex).")    \
+  X(sign, 1, Uniform, kKindNumeric, Same, SignF, DLA_P1, "Sign: -1, 0 or +1 (x / abs(x) for complex).")    \
   X(signbit, 1, Uniform, kKindRealFloat, Bool, SignbitF, DLA_P1, "Whether the sign bit is set.")       \
   X(sin, 1, Uniform, kKindFloat, Same, SinF, DLA_P1, "Sine.")                                          \
   X(sinh, 1, Uniform, kKindFloat, Same, SinhF, DLA_P1, "Hyperbolic sine.")                             \

@@ -1,0 +1,79 @@
+"""Looks at the built documentation as a person would: Chromium (headless) renders pages of
+docs/_build/html to PNG and to its final DOM, and each must be a readable page, not an empty or
+broken one. Run by scripts/build-docs after the build (pytest docs/test_rendering.py).
+
+A page passes when its DOM holds the headings and names it should, no Sphinx error markers, and
+its screenshot is not blank: many grey levels (anti-aliased text), no single level covering the
+page, and a share of dark (text) pixels in the content column typical of text on a light
+background.
+"""
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+from PIL import Image
+
+SITE = pathlib.Path(os.environ.get("DOCS_HTML", pathlib.Path(__file__).parent / "_build" / "html"))
+SHOTS = pathlib.Path(os.environ.get("DOCS_SHOTS", SITE.parent / "screenshots"))
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+PAGES = {
+    "index.html": ["dlarray", "User guide", "Exchange with other libraries", "API reference"],
+    "api/functions.html": ["Functions", "dlarray.sum", "dlarray.from_dlpack", "dlarray.asarray"],
+    "exchange.html": ["Exchange with other libraries", "DLPack", "__array_interface__"],
+    "performance.html": ["Performance and conformance", "array-api-tests", "1379"],
+}
+
+pytestmark = pytest.mark.skipif(BROWSER is None, reason="no Chromium: apt-get install chromium")
+
+
+def chromium(*args):
+    cmd = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_page_renders_readably(page):
+    path = SITE / page
+    assert path.is_file(), f"{path} was not built (run scripts/build-docs)"
+    dom = chromium("--dump-dom", path.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    html = dom.stdout
+    for text in PAGES[page]:
+        assert text in html, f"{page}: {text!r} is not on the rendered page"
+    for marker in ('class="problematic"', "System Message", "Traceback (most recent call last)"):
+        assert marker not in html, f"{page}: Sphinx error marker {marker!r} on the page"
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    png = SHOTS / (page.replace("/", "_").replace(".html", ".png"))
+    assert_readable_screenshot(path.as_uri(), png)
+
+
+def assert_readable_screenshot(uri, png):
+    shot = chromium(f"--screenshot={png}", "--window-size=1280,1600", uri)
+    assert shot.returncode == 0 and png.is_file(), shot.stderr[-2000:]
+    image = Image.open(png).convert("L")
+    width, height = image.size
+    assert (width, height) == (1280, 1600)
+    # The content column (alabaster centres a 1100-pixel page; the body is its left part).
+    content = image.crop((width // 8, 0, width * 3 // 4, height))
+    histogram = content.histogram()
+    total = sum(histogram)
+    dark = sum(histogram[:100]) / total
+    light = sum(histogram[200:]) / total
+    # Anti-aliased text spreads over many grey levels; a blank or one-colour page has a few.
+    levels = sum(1 for count in histogram if count > 0)
+    assert levels >= 32, f"{uri}: the screenshot is nearly one colour ({levels} grey levels)"
+    assert max(histogram) / total < 0.97, f"{uri}: {max(histogram) / total:.1%} of the page is one grey level"
+    assert light > 0.5, f"{uri}: not a light page ({light:.0%} light pixels)"
+    assert 0.005 < dark < 0.35, f"{uri}: {dark:.1%} dark pixels, not a page of text"
+
+
+@pytest.mark.parametrize("body", ["", "<h1>x</h1>", '<body style="background:#000">'])
+def test_an_empty_or_broken_page_fails_the_check(tmp_path, body):
+    page = tmp_path / "broken.html"
+    page.write_text(f"<!DOCTYPE html><html><head></head><body>{body}</body></html>")
+    with pytest.raises(AssertionError):
+        assert_readable_screenshot(page.as_uri(), tmp_path / "broken.png")
