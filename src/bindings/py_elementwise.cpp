@@ -177,6 +177,15 @@ void bind_elementwise(pyb::module_& m) {
       "The elementwise declaration table (name, arity, sig, kinds, result, params), for tests.");
   m.def("_num_threads", &cpu::num_threads, "Threads the CPU kernels use (DLARRAY_NUM_THREADS or the CPUs available).");
   m.def("_set_num_threads", &cpu::set_num_threads, pyb::arg("n"), "Set the CPU kernels' thread count (benchmarks).");
+  m.def(
+      "_vector_math_source",
+      [](const std::string& name, const std::string& dtype) {
+        for (int i = 0; i < kNumOps; ++i)
+          if (name == kOps[i].name) return std::string(cpu::vector_math_source(static_cast<OpId>(i), dtype == "float64"));
+        throw ValueError("no elementwise function named '" + name + "'");
+      },
+      pyb::arg("name"), pyb::arg("dtype"),
+      "What computes name on dtype ('float32'/'float64') here: 'vector', 'widened', 'own' or 'scalar' (tests).");
   m.def("_vector_math_isa", &cpu::vector_math_isa,
         "The vector ISA of the libmvec loops ('avx512', 'avx2', or 'none' when libmvec or the CPU lacks it).");
 }

@@ -44,24 +44,37 @@ namespace {
 //           every float32 function it has no Own loop for: within 0.5 ulp + 2^-27 on any ISA.
 enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
-// Two policies. The default keeps each function within about 1.5x NumPy's time: our own or
-// glibc's accurate loops where they are that fast (float64 exp, sin, cos), libmvec (4-ulp
-// class, 1.5 to 3 ulp measured) elsewhere. DLARRAY_VECTOR_MATH=accurate takes every accurate
-// loop we have, whatever the cost (measured one thread, our time / NumPy's: float64 log 3.8,
-// log2 2.9, log10 3.1, expm1 8.6, log1p 13.5, tan 18, asin 11.5, acos 10.8, atan 7.0;
-// float32 exp 2.3, log 3.7, sin/cos 2.4, sinh 6.8, atanh 3.6).
-// X(name, float32 default, float64 default, float32 accurate, float64 accurate); the name is
-// the libm / libmvec name.
-#define DLA_VECTOR_MATH_POLICY(X)                                                              \
-  X(exp, Vector, Own, Own, Own) X(expm1, Vector, Vector, Widened, Scalar)                     \
-  X(log, Vector, Vector, Own, Own) X(log1p, Vector, Vector, Widened, Scalar)                  \
-  X(log2, Vector, Vector, Widened, Own) X(log10, Vector, Vector, Widened, Own)                \
-  X(sin, Vector, Scalar, Own, Scalar) X(cos, Vector, Scalar, Own, Scalar)                     \
-  X(tan, Vector, Vector, Widened, Scalar) X(asin, Vector, Vector, Widened, Scalar)            \
-  X(acos, Vector, Vector, Widened, Scalar) X(atan, Vector, Vector, Widened, Scalar)           \
-  X(sinh, Vector, Vector, Widened, Vector) X(cosh, Vector, Vector, Widened, Vector)           \
-  X(tanh, Vector, Vector, Widened, Vector) X(asinh, Vector, Vector, Widened, Vector)          \
-  X(acosh, Vector, Vector, Widened, Vector) X(atanh, Vector, Vector, Widened, Vector)
+// Three columns per dtype. The default policy depends on the CPU, because what NumPy itself
+// runs (and so what "NumPy's speed" means) does: on AVX-512 NumPy has SVML loops, and the
+// default keeps libmvec wherever our accurate loops cost more than about 1.5x NumPy's time
+// (float64 exp, sin, cos are accurate); on AVX2 NumPy calls glibc's scalar libm for most
+// functions, and libmvec's AVX2 float32 loops are less accurate than its AVX-512 ones, so the
+// AVX2 default takes every accurate loop (float64 expm1 log1p tan asin acos atan from scalar
+// libm at 0.97-1.03x NumPy's time, log log2 log10 from our own, float32 widened or our own),
+// keeping libmvec only where it measured at or below NumPy's error (float32 log10, sinh,
+// tanh) or where nothing reaches 1 ulp (float64 sinh..atanh, 1.6-2.7 ulp; scalar libm,
+// NumPy's, 1.2-1.8). DLARRAY_VECTOR_MATH=accurate takes every accurate loop we have on any
+// CPU (measured one thread, time / NumPy's on AVX-512: float64 log 3.8, log2 2.9, log10
+// 3.1, expm1 8.6, log1p 13.5, tan 18, asin 11.5, acos 10.8, atan 7.0; float32 exp 2.3,
+// log 3.7, sin/cos 2.4, sinh 6.8, atanh 3.6; on AVX2, float32 exp log sin cos 1.3-1.7,
+// since NumPy has AVX2 loops of its own for those, everything else 0.1-1.08).
+// X(name, float32 AVX-512 default, float64 AVX-512 default, float32 AVX2 default,
+//   float64 AVX2 default, float32 accurate, float64 accurate); the name is libm's / libmvec's.
+#define DLA_VECTOR_MATH_POLICY(X)                                                                      \
+  X(exp, Vector, Own, Own, Own, Own, Own) X(expm1, Vector, Vector, Widened, Scalar, Widened, Scalar)  \
+  X(log, Vector, Vector, Own, Own, Own, Own) X(log1p, Vector, Vector, Widened, Scalar, Widened, Scalar) \
+  X(log2, Vector, Vector, Widened, Own, Widened, Own) X(log10, Vector, Vector, Vector, Own, Widened, Own) \
+  X(sin, Vector, Scalar, Own, Scalar, Own, Scalar) X(cos, Vector, Scalar, Own, Scalar, Own, Scalar)   \
+  X(tan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                            \
+  X(asin, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
+  X(acos, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
+  X(atan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
+  X(sinh, Vector, Vector, Vector, Vector, Widened, Vector)                                            \
+  X(cosh, Vector, Vector, Widened, Vector, Widened, Vector)                                           \
+  X(tanh, Vector, Vector, Vector, Vector, Widened, Vector)                                            \
+  X(asinh, Vector, Vector, Widened, Vector, Widened, Vector)                                          \
+  X(acosh, Vector, Vector, Widened, Vector, Widened, Vector)                                          \
+  X(atanh, Vector, Vector, Widened, Vector, Widened, Vector)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -72,6 +85,7 @@ LoopFn g_half_f32[kNumOps] = {};  // float32 loops for float16 / bfloat16 plans
 RowF g_row_f = nullptr;
 RowD g_row_d = nullptr;
 const char* g_isa = "none";
+Source g_source[kNumOps][2];  // what each float32 [0] / float64 [1] loop runs (diagnostics, tests)
 
 // Full vectors straight from the row; the tail through a buffer padded with its first
 // element, so that every value goes through the same vector function.
@@ -206,27 +220,43 @@ const char* vector_math_isa() { return g_isa; }
 
 LoopFn float32_loop_for_half(OpId op) { return g_half_f32[static_cast<int>(op)]; }
 
+const char* vector_math_source(OpId op, bool float64) {
+  static const char* const kNames[] = {"vector", "widened", "own", "scalar"};
+  return kNames[g_source[static_cast<int>(op)][float64 ? 1 : 0]];
+}
+
 void install_vector_math(KernelTable& table) {
+  for (auto& s : g_source) s[0] = s[1] = Scalar;
   if (disabled_by_env()) return;
   constexpr int f32 = static_cast<int>(ScalarType::Float32), f64 = static_cast<int>(ScalarType::Float64);
   const bool everywhere = everywhere_by_env();
   const bool accurate = accurate_by_env();
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  // The policy column for this process: accurate, or the default of this CPU's ISA.
+  auto pick = [&](Source avx512_default, Source avx2_default, Source accurate_choice) {
+    return accurate ? accurate_choice : avx512 ? avx512_default : avx2_default;
+  };
   if (exp_log_f64_available() && !everywhere) {
-#define DLA_INSTALL_OWN(name, f32_default, f64_default, f32_accurate, f64_accurate) \
-  if ((accurate ? f64_accurate : f64_default) == Own) table[static_cast<int>(OpId::name)][f64] = own_float64_loop(OpId::name);
+#define DLA_INSTALL_OWN(name, a32, a64, b32, b64, c32, c64)                 \
+  if (pick(a64, b64, c64) == Own && own_float64_loop(OpId::name)) {        \
+    table[static_cast<int>(OpId::name)][f64] = own_float64_loop(OpId::name); \
+    g_source[static_cast<int>(OpId::name)][1] = Own;                       \
+  }
     DLA_VECTOR_MATH_POLICY(DLA_INSTALL_OWN)
 #undef DLA_INSTALL_OWN
   }
   const bool own_f32 = float32_math_available() && !everywhere;
   if (own_f32) {
-#define DLA_INSTALL_OWN(name, f32_default, f64_default, f32_accurate, f64_accurate) \
-  if ((accurate ? f32_accurate : f32_default) == Own) table[static_cast<int>(OpId::name)][f32] = own_float32_loop(OpId::name);
+#define DLA_INSTALL_OWN(name, a32, a64, b32, b64, c32, c64)                 \
+  if (pick(a32, b32, c32) == Own && own_float32_loop(OpId::name)) {        \
+    table[static_cast<int>(OpId::name)][f32] = own_float32_loop(OpId::name); \
+    g_source[static_cast<int>(OpId::name)][0] = Own;                       \
+  }
     DLA_VECTOR_MATH_POLICY(DLA_INSTALL_OWN)
 #undef DLA_INSTALL_OWN
   }
-  __builtin_cpu_init();
-  const bool avx512 = __builtin_cpu_supports("avx512f");
-  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (!avx512 && !avx2) return;
   void* lib = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib) return;  // not glibc, or too old: the scalar loops stay
@@ -236,18 +266,25 @@ void install_vector_math(KernelTable& table) {
   const std::string pf = avx512 ? "_ZGVeN16v_" : "_ZGVdN8v_";
   const std::string pd = avx512 ? "_ZGVeN8v_" : "_ZGVdN4v_";
   // Both widths are looked up whatever the policy: Widened float32 needs the float64 one.
-#define DLA_INSTALL(name, f32_default, f64_default, f32_accurate, f64_accurate)                 \
+#define DLA_INSTALL(name, a32, a64, b32, b64, c32, c64)                                        \
   {                                                                                            \
     constexpr int op = static_cast<int>(OpId::name);                                          \
-    const Source f32_source = accurate ? f32_accurate : f32_default;                           \
-    const Source f64_source = accurate ? f64_accurate : f64_default;                           \
+    const Source f32_source = pick(a32, b32, c32);                                             \
+    const Source f64_source = pick(a64, b64, c64);                                             \
     g_fn_f[op] = dlsym(lib, (pf + #name "f").c_str());                                         \
     g_fn_d[op] = dlsym(lib, (pd + #name).c_str());                                             \
     if (g_fn_f[op]) g_half_f32[op] = &vector_loop<op, float>;                                  \
-    if ((everywhere || f32_source == Vector) && g_fn_f[op]) table[op][f32] = &vector_loop<op, float>;          \
-    else if ((f32_source == Widened || (f32_source == Own && !own_f32)) && g_fn_d[op])      \
+    if ((everywhere || f32_source == Vector) && g_fn_f[op]) {                                  \
+      table[op][f32] = &vector_loop<op, float>;                                                \
+      g_source[op][0] = Vector;                                                                \
+    } else if ((f32_source == Widened || (f32_source == Own && !own_f32)) && g_fn_d[op]) {     \
       table[op][f32] = &widened_loop<op>;                                                      \
-    if ((everywhere || f64_source == Vector) && g_fn_d[op]) table[op][f64] = &vector_loop<op, double>;         \
+      g_source[op][0] = Widened;                                                               \
+    }                                                                                          \
+    if ((everywhere || f64_source == Vector) && g_fn_d[op]) {                                  \
+      table[op][f64] = &vector_loop<op, double>;                                               \
+      g_source[op][1] = Vector;                                                                \
+    }                                                                                          \
   }
   DLA_VECTOR_MATH_POLICY(DLA_INSTALL)
 #undef DLA_INSTALL

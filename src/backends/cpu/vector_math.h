@@ -25,4 +25,9 @@ LoopFn float32_loop_for_half(OpId op);
 // Which vector ISA the loops use: "avx512", "avx2" or "none" (for diagnostics).
 const char* vector_math_isa();
 
+// What computes `op` on float32 (float64 = false) or float64 in this process: "vector"
+// (libmvec at the dtype's width), "widened" (float32 through libmvec's float64 function),
+// "own" (dlarray's loops) or "scalar" (glibc's libm); the accuracy tests hold each to its bound.
+const char* vector_math_source(OpId op, bool float64);
+
 }  // namespace dla::cpu
