@@ -315,6 +315,47 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
   return p;
 }
 
+void elementwise_operands(ElementwisePlan& p, ElementwiseOperands* out) {
+  ElementwiseOperands& o = *out;
+  const Dims& out_shape = p.out.shape();
+  const int nd = out_shape.size();
+  o.count = 1 + p.nin;
+  const int64_t out_item = p.out.itemsize();
+  for (int d = 0; d < nd; ++d) o.strides[0][d] = p.out.stride(d) * out_item;
+  o.base[0] = p.out.data();
+  for (int k = 1; k < o.count; ++k) {
+    ElementwisePlan::Input& in = p.in[k - 1];
+    if (in.is_scalar) {
+      for (int d = 0; d < nd; ++d) o.strides[k][d] = 0;
+      o.base[k] = reinterpret_cast<char*>(in.value);
+      continue;
+    }
+    const Array& a = in.array();
+    const int off = nd - a.ndim();
+    const int64_t item = a.itemsize();
+    for (int d = 0; d < nd; ++d) {
+      const int j = d - off;
+      o.strides[k][d] = (j < 0 || a.shape(j) == 1) ? 0 : a.stride(j) * item;
+    }
+    o.base[k] = a.data();
+  }
+  if (p.out.is_c_contiguous()) {
+    o.shape = out_shape;
+    return;
+  }
+  int perm[kMaxRank];
+  for (int d = 0; d < nd; ++d) perm[d] = d;
+  auto mag = [&](int d) { return o.strides[0][d] < 0 ? -o.strides[0][d] : o.strides[0][d]; };
+  std::stable_sort(perm, perm + nd, [&](int x, int y) { return mag(x) > mag(y); });
+  int64_t tmp[kMaxRank];
+  for (int k = 0; k < o.count; ++k) {
+    for (int d = 0; d < nd; ++d) tmp[d] = o.strides[k][perm[d]];
+    std::copy(tmp, tmp + nd, o.strides[k]);
+  }
+  o.shape.resize(nd);
+  for (int d = 0; d < nd; ++d) o.shape[d] = out_shape[perm[d]];
+}
+
 void execute_elementwise(ElementwisePlan& p) {
   if (p.numel == 0) return;
   for (int i = 0; i < p.nin; ++i) {

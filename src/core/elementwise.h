@@ -74,6 +74,19 @@ struct ElementwisePlan {
   int64_t size() const { return numel; }
 };
 
+// A plan's operands (the output first, then each input) as byte strides over the output's
+// shape, the axes put in the output's memory order (largest stride outermost), so that a
+// Fortran-ordered or transposed output, and inputs laid out like it, coalesce into
+// contiguous rows. Broadcast axes and Python scalars have stride 0; a scalar's base is its
+// value in the plan. Every device's executor starts from this.
+struct ElementwiseOperands {
+  int count = 0;  // 1 + plan.nin
+  Dims shape;
+  int64_t strides[4][kMaxRank];
+  char* base[4] = {};
+};
+void elementwise_operands(ElementwisePlan& plan, ElementwiseOperands* out);
+
 // Throws TypeError / ValueError / OverflowError as the standard names them. `inplace` is
 // the left operand of an in-place operator: it becomes the output and must keep its dtype
 // and shape.

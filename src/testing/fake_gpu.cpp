@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "backends/gpu/gpu_elementwise_kernels.h"
 #include "backends/gpu/gpu_ops.h"
 
 namespace py = pybind11;
@@ -159,6 +160,41 @@ int strided_async(int device, const DlaGpuStrided* j, void* stream) {
   return kOk;
 }
 
+// The GPU's element bodies (gpu_elementwise_kernels.h) under a host "launch": the same
+// per-element code a CUDA or HIP thread runs, for every index of the job in turn.
+struct HostRunner {
+  template <class Body>
+  int run(const DlaGpuElementwise& job) {
+    for (int64_t i = 0; i < job.count; ++i) Body::template run<int64_t>(job, i);
+    return kOk;
+  }
+};
+
+int elementwise_async(int device, const DlaGpuElementwise* j, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (j->noperands < 2 || j->noperands > DLA_GPU_MAX_OPERANDS || j->ndim < 1 || j->ndim >= DLA_GPU_MAX_DIMS)
+    return kBadPointer;
+  // A real device cannot read host memory through these pointers: every operand must be a
+  // live "device" block (or a scalar carried in the job).
+  for (int k = 0; k < j->noperands; ++k) {
+    if (!j->data[k]) {
+      if (k == 0) return kBadPointer;
+      continue;
+    }
+    auto it = g_device_blocks.upper_bound(j->data[k]);
+    if (it == g_device_blocks.begin()) return kBadPointer;
+    --it;
+    if (static_cast<const char*>(j->data[k]) >= static_cast<const char*>(it->first) + std::max<size_t>(it->second.first, 1))
+      return kBadPointer;
+  }
+  HostRunner runner;
+  const int err = dla::gpu_kernels::dispatch_elementwise(*j, runner);
+  if (err == kOk) log(j->op == DLA_GPU_OP_CAST ? "cast" : "elementwise", device, stream);
+  return err;
+}
+
 int stream_create(int device, int, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
@@ -242,7 +278,7 @@ const DlaGpuOps kOps = {
     DLA_GPU_OPS_ABI, 10 /* kDLROCM */, 11 /* kDLROCMHost */, 0, "rocm",
     &error_string, &is_out_of_memory, &device_count, &init_device,
     &malloc_async, &free_async, &malloc_host, &free_host, nullptr, nullptr,
-    &memcpy_async, &memset_async, &strided_async,
+    &memcpy_async, &memset_async, &strided_async, &elementwise_async,
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event,
     &pool_usage, &pool_trim, &pointer_device,

@@ -1,6 +1,6 @@
 // cast.cpp — dtype-converting copies on the host (astype, asarray(dtype=), fills).
 //
-// One template, instantiated for every (to, from) pair of the 13 computing dtypes plus
+// One template over convert() (core/convert.h), instantiated for every (to, from) pair of the 13 computing dtypes plus
 // float16 and bfloat16 through visit_scalar; float -> integer conversions of NaN and
 // out-of-range values are defined (saturating to the target's range, NaN -> 0) instead of
 // being C++ undefined behaviour.
@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "backends/cpu/half_convert.h"
+#include "core/convert.h"
 #include "core/copy.h"
 #include "core/dispatch.h"
 #include "core/half.h"
@@ -20,34 +21,6 @@
 
 namespace dla {
 namespace {
-
-template <class T>
-struct is_complex_t : std::false_type {};
-template <class T>
-struct is_complex_t<std::complex<T>> : std::true_type {};
-
-template <class To, class From>
-inline To convert(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
-    return v != From(0);
-  } else if constexpr (is_complex_t<From>::value) {
-    if constexpr (is_complex_t<To>::value)
-      return To(typename To::value_type(v.real()), typename To::value_type(v.imag()));
-    else
-      return convert<To>(v.real());
-  } else if constexpr (is_complex_t<To>::value) {
-    return To(typename To::value_type(v), 0);
-  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
-    if (std::isnan(v)) return To(0);
-    constexpr auto lo = double(std::numeric_limits<To>::lowest());
-    constexpr auto hi = double(std::numeric_limits<To>::max());
-    if (double(v) <= lo) return std::numeric_limits<To>::lowest();
-    if (double(v) >= hi) return std::numeric_limits<To>::max();
-    return To(v);
-  } else {
-    return To(v);
-  }
-}
 
 template <class To, class From>
 void cast_row(char** p, const int64_t* s, int64_t n) {
@@ -119,7 +92,14 @@ RowFn pick_row(const DType& to, const DType& from) {
   });
 }
 
+DeviceCast g_device_casts[32] = {};
+
 }  // namespace
+
+void register_device_cast(DeviceKind kind, DeviceCast fn) {
+  const int k = static_cast<int>(kind);
+  if (k >= 0 && k < 32) g_device_casts[k] = fn;
+}
 
 bool can_convert(const DType& to, const DType& from) {
   auto ok = [](const DType& d) { return d.computes() || half_of(d) != Half::None; };
@@ -132,10 +112,13 @@ void cast_into(const Array& dst, const Array& src) {
     throw TypeError("cannot convert " + src.dtype().name() + " to " + dst.dtype().name() +
                     ": storage-only dtypes only convert to and from the 13 standard dtypes, "
                     "float16 and bfloat16");
-  if (!dst.device().host_accessible() || !src.device().host_accessible())
-    throw NotImplementedError("dtype conversion on device '" + dst.device().str() + "' is not available yet");
   if (dst.shape() != src.shape())
     throw ValueError("cast: shape mismatch " + shape_str(dst.shape()) + " vs " + shape_str(src.shape()));
+  if (!dst.device().host_accessible() || !src.device().host_accessible()) {
+    const int k = static_cast<int>(dst.device().kind);
+    if (k >= 0 && k < 32 && g_device_casts[k]) return g_device_casts[k](dst, src);
+    throw NotImplementedError("dtype conversion on device '" + dst.device().str() + "' is not available yet");
+  }
   RowFn row = pick_row(dst.dtype(), src.dtype());
   if (!row) {  // float16 <-> bfloat16: via float32
     Array mid = Array::empty(src.shape(), DType::of(ScalarType::Float32), src.device());

@@ -106,51 +106,16 @@ void run_tiles(const Fn& fn, const LoopLayout<N>& L, const std::array<char*, N>&
 
 template <int N, class Fn>
 void run(const Fn& fn, ElementwisePlan& p) {
-  const Dims& out_shape = p.out.shape();
-  const int nd = out_shape.size();
-  int64_t strides[N][kMaxRank];  // bytes, in the output's axis order
-  std::array<char*, N> base;
+  ElementwiseOperands ops;
+  elementwise_operands(p, &ops);
   const int64_t out_item = p.out.itemsize();
-  for (int d = 0; d < nd; ++d) strides[0][d] = p.out.stride(d) * out_item;
-  base[0] = p.out.data();
-  for (int k = 1; k < N; ++k) {
-    ElementwisePlan::Input& in = p.in[k - 1];
-    if (in.is_scalar) {
-      for (int d = 0; d < nd; ++d) strides[k][d] = 0;
-      base[k] = reinterpret_cast<char*>(in.value);
-      continue;
-    }
-    const Array& a = in.array();
-    const int off = nd - a.ndim();
-    const int64_t item = a.itemsize();
-    for (int d = 0; d < nd; ++d) {
-      const int j = d - off;
-      strides[k][d] = (j < 0 || a.shape(j) == 1) ? 0 : a.stride(j) * item;
-    }
-    base[k] = a.data();
-  }
-  // Walk the axes in the output's memory order (largest stride outermost), so that a
-  // Fortran-ordered or transposed output (and the inputs laid out like it) coalesce into
-  // contiguous rows.
-  const Dims* shape = &out_shape;
-  Dims permuted;
-  if (!p.out.is_c_contiguous()) {
-    int perm[kMaxRank];
-    for (int d = 0; d < nd; ++d) perm[d] = d;
-    auto mag = [&](int d) { return strides[0][d] < 0 ? -strides[0][d] : strides[0][d]; };
-    std::stable_sort(perm, perm + nd, [&](int x, int y) { return mag(x) > mag(y); });
-    int64_t tmp[kMaxRank];
-    for (int k = 0; k < N; ++k) {
-      for (int d = 0; d < nd; ++d) tmp[d] = strides[k][perm[d]];
-      std::copy(tmp, tmp + nd, strides[k]);
-    }
-    permuted.resize(nd);
-    for (int d = 0; d < nd; ++d) permuted[d] = out_shape[perm[d]];
-    shape = &permuted;
-  }
+  std::array<char*, N> base;
   std::array<const int64_t*, N> sp;
-  for (int k = 0; k < N; ++k) sp[k] = strides[k];
-  const LoopLayout<N> L = coalesce<N>(*shape, sp);
+  for (int k = 0; k < N; ++k) {
+    base[k] = ops.base[k];
+    sp[k] = ops.strides[k];
+  }
+  const LoopLayout<N> L = coalesce<N>(ops.shape, sp);
   const int64_t tile = out_item <= 4 ? 64 : 32;
   if (wants_tiles(L, tile)) return run_tiles<N, Fn>(fn, L, base, tile);
   const int64_t total = p.size();

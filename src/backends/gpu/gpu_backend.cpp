@@ -1,5 +1,6 @@
 // gpu_backend.cpp — GPU streams, stream-ordered allocators and the DeviceRuntime over a vendor table.
 #include "backends/gpu/gpu_backend.h"
+#include "backends/gpu/gpu_elementwise.h"
 
 #include <algorithm>
 #include <cstring>
@@ -400,7 +401,8 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
   const bool complete = ops->error_string && ops->is_out_of_memory && ops->device_count && ops->init_device &&
                         ops->malloc_async && ops->free_async && ops->malloc_host && ops->free_host &&
                         (ops->managed_type == 0 || (ops->malloc_managed && ops->free_managed)) &&
-                        ops->memcpy_async && ops->memset_async && ops->strided_async && ops->stream_create &&
+                        ops->memcpy_async && ops->memset_async && ops->strided_async && ops->elementwise_async &&
+                        ops->stream_create &&
                         ops->stream_destroy && ops->stream_synchronize && ops->stream_query && ops->event_create &&
                         ops->event_destroy && ops->event_record && ops->stream_wait_event && ops->pool_usage &&
                         ops->pool_trim && ops->name;
@@ -419,6 +421,7 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
     register_runtime(k, b);
     register_allocator(k, &b->allocator_for_kind(k));
   }
+  register_gpu_elementwise(b->device_kind());
   if (b->has_managed()) {
     auto k = static_cast<DeviceKind>(ops->managed_type);
     register_runtime(k, b);

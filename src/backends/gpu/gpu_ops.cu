@@ -15,6 +15,11 @@ namespace dla {
 namespace DLA_GPU_NS {
 namespace {
 
+// gpu_elementwise.cu: the elementwise and cast kernels, on the current device.
+}  // namespace
+int launch_elementwise(const DlaGpuElementwise& job, void* stream);
+namespace {
+
 constexpr int kMaxDevices = 64;
 // Our own pool per device, so that the release threshold we set (keep freed memory cached:
 // the next allocation then never reaches the driver) changes nothing for other libraries
@@ -220,6 +225,12 @@ int strided_async(int device, const DlaGpuStrided* job, void* stream) {
   return static_cast<int>(gpuErrorInvalidValue);
 }
 
+int elementwise_async(int device, const DlaGpuElementwise* job, void* stream) {
+  if (job->count <= 0) return 0;
+  DLA_ON_DEVICE(device);
+  return launch_elementwise(*job, stream);
+}
+
 int stream_create(int device, int non_blocking, void** out) {
   DLA_ON_DEVICE(device);
   gpuStream_t s = nullptr;
@@ -331,6 +342,7 @@ const DlaGpuOps kOps = {
     &memcpy_async,
     &memset_async,
     &strided_async,
+    &elementwise_async,
     &stream_create,
     &stream_destroy,
     &stream_synchronize,

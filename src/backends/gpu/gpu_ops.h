@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever DlaGpuOps or DlaGpuStrided changes layout. */
-#define DLA_GPU_OPS_ABI 2
+#define DLA_GPU_OPS_ABI 3
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -40,6 +40,33 @@ typedef struct DlaGpuStrided {
   int64_t dst_strides[DLA_GPU_MAX_DIMS]; /* bytes */
   int64_t src_strides[DLA_GPU_MAX_DIMS]; /* bytes */
 } DlaGpuStrided;
+
+/* Operands of an elementwise job, the output included. */
+#define DLA_GPU_MAX_OPERANDS 4
+/* The job's `op` of a dtype conversion (elementwise ops use their dla::OpId, 0..). */
+#define DLA_GPU_OP_CAST (-1)
+/* Returned by elementwise_async for an (op, dtype) pair its kernels do not cover. */
+#define DLA_GPU_UNSUPPORTED (-1)
+
+/* One elementwise operation or dtype conversion over a strided index space, built by the
+ * core (src/backends/gpu/gpu_elementwise.cpp) after broadcasting and coalescing. Operand 0
+ * is the output. Element i of the index space (innermost dimension last) of operand k is at
+ * data[k] + sum(idx[d] * strides[k][d]); an operand with data[k] == NULL is a Python scalar
+ * whose value, already in the kernel's dtype, is held in scalar[k] (so no host round trip).
+ * Kernels: src/backends/gpu/gpu_elementwise_kernels.h. */
+typedef struct DlaGpuElementwise {
+  int32_t op;        /* dla::OpId, or DLA_GPU_OP_CAST */
+  int32_t dtype;     /* dla::ScalarType the operation computes in (cast: the source's) */
+  int32_t out_dtype; /* cast: the destination's dla::ScalarType; otherwise unused */
+  int32_t noperands; /* 2..DLA_GPU_MAX_OPERANDS */
+  int32_t ndim;      /* 1..DLA_GPU_MAX_DIMS - 1 */
+  int32_t reserved;
+  int64_t count;     /* elements; > 0 */
+  void* data[DLA_GPU_MAX_OPERANDS];
+  int64_t scalar[DLA_GPU_MAX_OPERANDS][2]; /* 16 bytes each, 8-byte aligned */
+  int64_t shape[DLA_GPU_MAX_DIMS - 1];
+  int64_t strides[DLA_GPU_MAX_OPERANDS][DLA_GPU_MAX_DIMS - 1]; /* bytes */
+} DlaGpuElementwise;
 
 typedef struct DlaGpuOps {
   uint32_t abi;            /* DLA_GPU_OPS_ABI */
@@ -67,6 +94,8 @@ typedef struct DlaGpuOps {
   int (*memcpy_async)(int device, void* dst, const void* src, size_t n, void* stream);
   int (*memset_async)(int device, void* dst, int byte, size_t n, void* stream);
   int (*strided_async)(int device, const DlaGpuStrided* job, void* stream);
+  /* An elementwise operation or conversion; DLA_GPU_UNSUPPORTED when no kernel covers it. */
+  int (*elementwise_async)(int device, const DlaGpuElementwise* job, void* stream);
 
   int (*stream_create)(int device, int non_blocking, void** out);
   int (*stream_destroy)(int device, void* stream);

@@ -1,0 +1,103 @@
+// gpu_elementwise.cpp — the core half of GPU elementwise operations and dtype conversions:
+// turns an elementwise plan (or a cast) into one DlaGpuElementwise job and queues it on the
+// output device's current stream through the vendor table. The kernels are in
+// gpu_elementwise_kernels.h; nothing here waits for the device.
+#include "backends/gpu/gpu_elementwise.h"
+
+#include <cstring>
+#include <string>
+
+#include "backends/gpu/gpu_backend.h"
+#include "core/cast.h"
+#include "core/elementwise.h"
+#include "core/errors.h"
+#include "core/half.h"
+#include "core/strided_loop.h"
+
+namespace dla::gpu {
+namespace {
+
+// Coalesces the operands' byte strides over `shape` into the job (a single element becomes
+// a one-element axis: kernels always see ndim >= 1).
+void set_layout(DlaGpuElementwise& job, const Dims& shape, const int64_t* const* strides, int count) {
+  static const int64_t kZeros[kMaxRank] = {};
+  std::array<const int64_t*, DLA_GPU_MAX_OPERANDS> sp;
+  for (int k = 0; k < DLA_GPU_MAX_OPERANDS; ++k) sp[k] = k < count ? strides[k] : kZeros;
+  const LoopLayout<DLA_GPU_MAX_OPERANDS> L = coalesce<DLA_GPU_MAX_OPERANDS>(shape, sp);
+  job.noperands = count;
+  job.ndim = L.ndim > 0 ? L.ndim : 1;
+  job.shape[0] = 1;
+  for (int k = 0; k < count; ++k) job.strides[k][0] = 0;
+  for (int d = 0; d < L.ndim; ++d) {
+    job.shape[d] = L.shape[d];
+    for (int k = 0; k < count; ++k) job.strides[k][d] = L.strides[k][d];
+  }
+}
+
+void submit(const Device& device, DlaGpuElementwise& job, const std::string& what, const std::string& dtype) {
+  Backend* b = backend_for(device.kind);
+  if (!b) throw ValueError("no GPU backend is installed for device '" + device.str() + "'");
+  auto [stream, keep] = b->resolve(device.index, nullptr);
+  const int err = b->ops().elementwise_async(device.index, &job, stream);
+  if (err == DLA_GPU_UNSUPPORTED)
+    throw NotImplementedError(what + " on device '" + device.str() + "' is not available yet for dtype " + dtype);
+  b->check(err, ("launching " + what).c_str());
+}
+
+void execute(ElementwisePlan& p) {
+  const std::string name = op_info(p.op).name;
+  if (p.half != Half::None)
+    throw NotImplementedError(name + " on device '" + p.out.device().str() +
+                              "' is not available yet for float16 and bfloat16");
+  ElementwiseOperands ops;
+  elementwise_operands(p, &ops);
+  DlaGpuElementwise job;
+  std::memset(&job, 0, offsetof(DlaGpuElementwise, shape));
+  job.op = static_cast<int32_t>(p.op);
+  job.dtype = static_cast<int32_t>(p.compute);
+  job.count = p.numel;
+  job.data[0] = ops.base[0];
+  for (int k = 1; k < ops.count; ++k) {
+    const ElementwisePlan::Input& in = p.in[k - 1];
+    if (in.is_scalar) std::memcpy(job.scalar[k], in.value, sizeof job.scalar[k]);  // travels in the launch
+    else job.data[k] = ops.base[k];
+  }
+  const int64_t* strides[DLA_GPU_MAX_OPERANDS];
+  for (int k = 0; k < ops.count; ++k) strides[k] = ops.strides[k];
+  set_layout(job, ops.shape, strides, ops.count);
+  submit(p.out.device(), job, name, DType::of(p.compute).name());
+}
+
+void cast(const Array& dst, const Array& src) {
+  if (dst.device() != src.device())
+    throw ValueError("cast: arrays are on different devices ('" + dst.device().str() + "' and '" +
+                     src.device().str() + "')");
+  if (dst.size() == 0) return;
+  DlaGpuElementwise job;
+  std::memset(&job, 0, offsetof(DlaGpuElementwise, shape));
+  job.op = DLA_GPU_OP_CAST;
+  job.dtype = static_cast<int32_t>(src.dtype().scalar);
+  job.out_dtype = static_cast<int32_t>(dst.dtype().scalar);
+  job.count = dst.size();
+  job.data[0] = dst.data();
+  job.data[1] = src.data();
+  Dims ds(dst.ndim()), ss(src.ndim());
+  for (int i = 0; i < dst.ndim(); ++i) {
+    ds[i] = dst.stride(i) * dst.itemsize();
+    ss[i] = src.stride(i) * src.itemsize();
+  }
+  const int64_t* strides[2] = {ds.data(), ss.data()};
+  set_layout(job, dst.shape(), strides, 2);
+  const DType& uncovered = src.dtype().computes() ? dst.dtype() : src.dtype();
+  submit(dst.device(), job, "conversion from " + src.dtype().name() + " to " + dst.dtype().name(),
+         uncovered.name());
+}
+
+}  // namespace
+
+void register_gpu_elementwise(DeviceKind device_kind) {
+  register_elementwise_executor(device_kind, &execute);
+  register_device_cast(device_kind, &cast);
+}
+
+}  // namespace dla::gpu

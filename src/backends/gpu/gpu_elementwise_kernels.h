@@ -1,0 +1,172 @@
+// gpu_elementwise_kernels.h — the one source of the GPU elementwise and cast kernels.
+//
+// An element body computes one element of a DlaGpuElementwise job (gpu_ops.h) from the
+// functors of elementwise_functors.h and the conversion of convert.h, the same code the CPU
+// loops run. It is compiled three times: by nvcc (gpu_elementwise.cu as CUDA), by hipcc (the
+// same file as HIP) and by the host compiler for the fake GPU backend (src/testing/
+// fake_gpu.cpp), so that dispatch, operand offsets and every op's per-element code are
+// tested on machines without a GPU against the CPU results.
+//
+// dispatch_elementwise(job, runner) selects the body of the job's (op, dtype) pair, or of
+// its (to, from) pair for a cast, and calls runner.template run<Body>(job); the runner is a
+// kernel launch on a GPU and a loop on the host. Complex dtypes are not covered yet (the
+// functors use std::complex, which device code cannot call): dispatch returns
+// DLA_GPU_UNSUPPORTED and the core raises NotImplementedError naming the op and dtype.
+#pragma once
+#include <stdint.h>
+#include <string.h>
+
+#include <type_traits>
+
+#include "backends/gpu/gpu_ops.h"
+#include "core/convert.h"
+#include "core/dtype.h"
+#include "core/elementwise_functors.h"
+#include "core/elementwise_ops.h"
+#include "core/host_device.h"
+
+namespace dla {
+namespace gpu_kernels {
+
+// The element type of a dtype in kernels; void where kernels do not cover it.
+template <ScalarType S> struct ElemType { using type = void; };
+template <> struct ElemType<ScalarType::Bool> { using type = bool; };
+template <> struct ElemType<ScalarType::Int8> { using type = int8_t; };
+template <> struct ElemType<ScalarType::Int16> { using type = int16_t; };
+template <> struct ElemType<ScalarType::Int32> { using type = int32_t; };
+template <> struct ElemType<ScalarType::Int64> { using type = int64_t; };
+template <> struct ElemType<ScalarType::UInt8> { using type = uint8_t; };
+template <> struct ElemType<ScalarType::UInt16> { using type = uint16_t; };
+template <> struct ElemType<ScalarType::UInt32> { using type = uint32_t; };
+template <> struct ElemType<ScalarType::UInt64> { using type = uint64_t; };
+template <> struct ElemType<ScalarType::Float32> { using type = float; };
+template <> struct ElemType<ScalarType::Float64> { using type = double; };
+
+// Byte offsets of flat index i for the job's N operands. I is the index type: 32-bit when
+// the index space fits (64-bit division is slow on GPUs). The outermost dimension needs no
+// division: what is left of i after the inner ones is its index.
+template <int N, class I>
+DLA_HOST_DEVICE inline void operand_offsets(const DlaGpuElementwise& j, I i, int64_t (&off)[N]) {
+  for (int k = 0; k < N; ++k) off[k] = 0;
+  for (int d = j.ndim - 1; d > 0; --d) {
+    const I extent = static_cast<I>(j.shape[d]);
+    const I idx = i % extent;
+    i /= extent;
+    for (int k = 0; k < N; ++k) off[k] += static_cast<int64_t>(idx) * j.strides[k][d];
+  }
+  for (int k = 0; k < N; ++k) off[k] += static_cast<int64_t>(i) * j.strides[k][0];
+}
+
+// Operand k's element: from memory, or the Python scalar carried in the job.
+template <class T>
+DLA_HOST_DEVICE inline T load(const DlaGpuElementwise& j, int k, int64_t off) {
+  T v;
+  if (j.data[k] == nullptr) memcpy(&v, j.scalar[k], sizeof(T));
+  else v = *reinterpret_cast<const T*>(static_cast<const char*>(j.data[k]) + off);
+  return v;
+}
+
+template <class R>
+DLA_HOST_DEVICE inline R* out_at(const DlaGpuElementwise& j, int64_t off) {
+  return reinterpret_cast<R*>(static_cast<char*>(j.data[0]) + off);
+}
+
+// One element of an operation: F over operands of type T (where's condition: A = bool).
+template <class F, int kOperands, class A, class T>
+struct OpBody {
+  static constexpr int N = kOperands;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    F f;
+    if constexpr (N == 2) {
+      using R = decltype(f(T()));
+      *out_at<R>(j, off[0]) = f(load<T>(j, 1, off[1]));
+    } else if constexpr (N == 3) {
+      using R = decltype(f(T(), T()));
+      *out_at<R>(j, off[0]) = f(load<T>(j, 1, off[1]), load<T>(j, 2, off[2]));
+    } else {
+      using R = decltype(f(A(), T(), T()));
+      *out_at<R>(j, off[0]) = f(load<A>(j, 1, off[1]), load<T>(j, 2, off[2]), load<T>(j, 3, off[3]));
+    }
+  }
+};
+
+template <class To, class From>
+struct CastBody {
+  static constexpr int N = 2;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    *out_at<To>(j, off[0]) = convert<To>(load<From>(j, 1, off[1]));
+  }
+};
+
+// ---- dispatch --------------------------------------------------------------------------
+
+template <class F, int arity, Sig sig, uint8_t kinds, ScalarType S, class Runner>
+int run_op(const DlaGpuElementwise& j, Runner& runner) {
+  using T = typename ElemType<S>::type;
+  if constexpr (std::is_void_v<T> || (kinds & kind_bit(S)) == 0) {
+    return DLA_GPU_UNSUPPORTED;
+  } else {
+    using A = std::conditional_t<sig == Sig::Where, bool, T>;
+    return runner.template run<OpBody<F, arity + 1, A, T>>(j);
+  }
+}
+
+// Calls f(std::integral_constant<ScalarType, S>) for the job's dtype code.
+template <class F>
+int visit_dtype(int code, F&& f) {
+  switch (static_cast<ScalarType>(code)) {
+#define DLA_GPU_DTYPE_CASE(S) \
+  case ScalarType::S: return f(std::integral_constant<ScalarType, ScalarType::S>{});
+    DLA_GPU_DTYPE_CASE(Bool) DLA_GPU_DTYPE_CASE(Int8) DLA_GPU_DTYPE_CASE(Int16) DLA_GPU_DTYPE_CASE(Int32)
+    DLA_GPU_DTYPE_CASE(Int64) DLA_GPU_DTYPE_CASE(UInt8) DLA_GPU_DTYPE_CASE(UInt16) DLA_GPU_DTYPE_CASE(UInt32)
+    DLA_GPU_DTYPE_CASE(UInt64) DLA_GPU_DTYPE_CASE(Float32) DLA_GPU_DTYPE_CASE(Float64)
+#undef DLA_GPU_DTYPE_CASE
+    default: return DLA_GPU_UNSUPPORTED;
+  }
+}
+
+// The ops whose index is Part modulo Parts (the kernels are spread over several translation
+// units to keep compile time and memory down); DLA_GPU_UNSUPPORTED for the others.
+template <int Part, int Parts, class Runner>
+int dispatch_op_part(const DlaGpuElementwise& j, Runner& runner) {
+  switch (j.op) {
+#define DLA_GPU_OP_CASE(name, arity, sig, kinds, res, functor, params, summary)                         \
+  case static_cast<int>(OpId::name):                                                                 \
+    if constexpr (static_cast<int>(OpId::name) % Parts == Part) {                                    \
+      return visit_dtype(j.dtype, [&](auto s) {                                                      \
+        return run_op<elem::functor, arity, Sig::sig, kinds, decltype(s)::value>(j, runner);         \
+      });                                                                                            \
+    }                                                                                                \
+    return DLA_GPU_UNSUPPORTED;
+    DLA_ELEMENTWISE_OPS(DLA_GPU_OP_CASE)
+#undef DLA_GPU_OP_CASE
+  }
+  return DLA_GPU_UNSUPPORTED;
+}
+
+template <class Runner>
+int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
+  return visit_dtype(j.out_dtype, [&](auto to) {
+    return visit_dtype(j.dtype, [&](auto from) {
+      using To = typename ElemType<decltype(to)::value>::type;
+      using From = typename ElemType<decltype(from)::value>::type;
+      return runner.template run<CastBody<To, From>>(j);
+    });
+  });
+}
+
+// The whole table in one translation unit (the host build of the fake backend).
+template <class Runner>
+int dispatch_elementwise(const DlaGpuElementwise& j, Runner& runner) {
+  if (j.op == DLA_GPU_OP_CAST) return dispatch_cast(j, runner);
+  return dispatch_op_part<0, 1>(j, runner);
+}
+
+}  // namespace gpu_kernels
+}  // namespace dla

@@ -1,0 +1,208 @@
+"""Elementwise operations and dtype conversions on GPU arrays, run over dlarray._fake_gpu.
+
+The fake backend executes the GPU's element bodies (src/backends/gpu/gpu_elementwise_kernels.h,
+the same code nvcc and hipcc compile into kernels) on the host, so every op of the declaration
+table, the promotion with Python scalars, broadcasting, strided and transposed operands,
+in-place operators, the stream each job is queued on and the errors are checked here against
+the CPU results. What stays for a real GPU: the launch itself (grid sizes, 32/64-bit index
+selection) and device-side math libraries (tests/test_gpu_interop.py, scripts/gpu-test).
+"""
+import numpy as np
+import pytest
+
+import dlarray as dl
+from gpu_util import fake_gpu_backend
+from test_elementwise import OPS, accepts, sample
+
+REAL_DTYPES = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,
+               dl.uint64, dl.float32, dl.float64]
+# Computed by libm (GPU: the vendor's math library) rather than exactly: the CPU may take a
+# vector loop for them (src/backends/cpu/vector_math.cpp), so results may differ by a few ulp.
+APPROXIMATE = {"acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cos", "cosh", "exp",
+               "expm1", "log", "log1p", "log2", "log10", "logaddexp", "sin", "sinh", "tan", "tanh",
+               "hypot", "pow"}
+SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 1e-30, -1e30]
+
+
+@pytest.fixture(scope="module")
+def fake():
+    yield from fake_gpu_backend()
+
+
+@pytest.fixture(autouse=True)
+def clean(fake):
+    fake.clear_log()
+    yield
+    for d in (0, 1):
+        dl.rocm.set_stream(dl.rocm.Stream(d, handle=0))
+
+
+def host(x):
+    return np.from_dlpack(x.to_device("cpu"))
+
+
+def gpu(a, device="rocm:0"):
+    return dl.asarray(a).to_device(device)
+
+
+def inputs(name, dtype, rng, n=64):
+    arity = OPS[name]["arity"]
+    if name == "where":
+        return [rng.integers(0, 2, n).astype(bool), sample("add", dtype, n, rng), sample("add", dtype, n, rng, 1)]
+    args = [sample(name, dtype, n, rng, k) for k in range(arity)]
+    if np.dtype(str(dtype)).kind == "f":  # the special values in every position
+        for k in range(arity):
+            args[k][: len(SPECIALS)] = np.roll(SPECIALS, k)
+    return args
+
+
+def call(name, args):
+    fn = getattr(dl, name)
+    if name == "clip":
+        return fn(args[0], min=args[1], max=args[2])
+    return fn(*args)
+
+
+def assert_same(got, want, name):
+    assert got.dtype == want.dtype
+    assert got.shape == want.shape
+    if name in APPROXIMATE and want.dtype.kind == "f":
+        np.testing.assert_array_max_ulp(got, want, maxulp=4)
+    else:
+        np.testing.assert_array_equal(got, want)
+        if want.dtype.kind == "f":  # -0.0 vs 0.0 too
+            assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+CASES = [(name, dtype) for name in sorted(OPS) for dtype in REAL_DTYPES if accepts(OPS[name], dtype)]
+
+
+@pytest.mark.parametrize("name,dtype", CASES, ids=[f"{n}-{d}" for n, d in CASES])
+def test_every_op_and_dtype_matches_the_cpu(fake, name, dtype):
+    rng = np.random.default_rng(abs(hash((name, str(dtype)))) % 2**32)
+    args = [dl.asarray(a) for a in inputs(name, dtype, rng)]
+    want = host(call(name, args))
+    got = call(name, [a.to_device("rocm:0") for a in args])
+    assert str(got.device) == "rocm:0"
+    assert_same(host(got), want, name)
+    assert [e[0] for e in fake.log()].count("elementwise") == 1
+
+
+def test_complex_and_half_dtypes_say_they_are_not_there_yet(fake):
+    z = gpu(np.ones(3, np.complex64))
+    with pytest.raises(NotImplementedError, match="add on device 'rocm:0' is not available yet for dtype complex64"):
+        z + z
+    h = dl.asarray(np.ones(3, np.float32), dtype=dl.float16).to_device("rocm:0")
+    with pytest.raises(NotImplementedError, match="float16"):
+        dl.exp(h)
+    fake.clear_log()
+    c = gpu(np.arange(3, dtype=np.float32)).astype(dl.complex128)  # through the host until then
+    assert str(c.device) == "rocm:0" and "cast" not in [e[0] for e in fake.log()]
+    np.testing.assert_array_equal(host(c), np.arange(3, dtype=np.complex128))
+
+
+# ---- layouts -------------------------------------------------------------------------------------
+
+def test_broadcasting_transposes_and_strided_views(fake):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((4, 5, 6))
+    b = rng.standard_normal((5, 1))
+    c = rng.standard_normal((6, 5)).T  # F-ordered operand
+    da, db, dc = gpu(a), gpu(b), gpu(np.ascontiguousarray(c.T)).mT
+    np.testing.assert_array_equal(host(da * db + dc), a * b + c)
+    np.testing.assert_array_equal(host(da[:, ::2, ::-3] - db[::2]), a[:, ::2, ::-3] - b[::2])
+    np.testing.assert_array_equal(host(dl.permute_dims(da, (2, 0, 1)) / 3.0), np.transpose(a, (2, 0, 1)) / 3.0)
+    np.testing.assert_array_equal(host(dl.maximum(da.mT, 0.0)), np.maximum(np.swapaxes(a, -1, -2), 0.0))
+
+
+def test_zero_size_and_zero_d(fake):
+    e = gpu(np.ones((0, 3)))
+    assert host(e + 1).shape == (0, 3)
+    assert "elementwise" not in [x[0] for x in fake.log()]
+    s = gpu(np.float64(2.5))
+    assert host(s * s).shape == () and float(host(s * s)) == 6.25
+
+
+def test_python_scalars_travel_with_the_job(fake):
+    x = gpu(np.arange(5, dtype=np.int16))
+    np.testing.assert_array_equal(host(x + 7), np.arange(5, dtype=np.int16) + 7)
+    np.testing.assert_array_equal(host(2 ** x), (2 ** np.arange(5)).astype(np.int16))
+    f = gpu(np.arange(5, dtype=np.float32))
+    assert host(f * 0.1).dtype == np.float32
+    np.testing.assert_array_equal(host(f * 0.1), np.arange(5, dtype=np.float32) * np.float32(0.1))
+    np.testing.assert_array_equal(host(1.5 - f), np.float32(1.5) - np.arange(5, dtype=np.float32))
+    # no host copy of a scalar: one launch, no memcpy before it
+    fake.clear_log()
+    f * 3.0
+    assert [e[0] for e in fake.log() if e[0] in ("memcpy", "elementwise")] == ["elementwise"]
+
+
+def test_mixed_dtypes_are_converted_on_the_device(fake):
+    i = np.arange(6, dtype=np.int8)
+    u = np.arange(6, dtype=np.uint16)
+    f = np.linspace(-2, 2, 6, dtype=np.float32)
+    np.testing.assert_array_equal(host(gpu(i) + gpu(u)), i.astype(np.int32) + u.astype(np.int32))
+    np.testing.assert_array_equal(host(gpu(f) * gpu(f.astype(np.float64))), f.astype(np.float64) ** 2)
+    assert "cast" in [e[0] for e in fake.log()]
+
+
+def test_in_place_operators_on_views(fake):
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    d = gpu(a)
+    d[:, ::2] *= 2.0
+    a[:, ::2] *= 2.0
+    d += gpu(np.ones(4))
+    a += 1
+    np.testing.assert_array_equal(host(d), a)
+    b = gpu(np.arange(6, dtype=np.int32))
+    b <<= 2
+    np.testing.assert_array_equal(host(b), np.arange(6, dtype=np.int32) << 2)
+
+
+def test_where_and_clip(fake):
+    x = np.array([-3.0, np.nan, 0.5, 7.0])
+    np.testing.assert_array_equal(host(dl.clip(gpu(x), min=-1.0, max=1.0)), np.clip(x, -1.0, 1.0))
+    np.testing.assert_array_equal(host(dl.clip(gpu(x), max=1.0)), np.minimum(x, 1.0))
+    c = np.array([True, False, True, False])
+    np.testing.assert_array_equal(host(dl.where(gpu(c), gpu(x), 0.0)), np.where(c, x, 0.0))
+
+
+# ---- conversions -----------------------------------------------------------------------------------
+
+PAIRS = [(a, b) for a in REAL_DTYPES for b in REAL_DTYPES]
+
+
+@pytest.mark.parametrize("src,dst", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
+def test_astype_every_pair_matches_the_cpu(fake, src, dst):
+    rng = np.random.default_rng(7)
+    values = sample("add", src, 48, rng)
+    if np.dtype(str(src)).kind == "f":
+        values[: len(SPECIALS)] = SPECIALS
+        values[-4:] = [3e9, -3e9, 1e20, -1e20]  # saturate when converted to integers
+    x = dl.asarray(values)
+    want = host(dl.astype(x, dst))
+    fake.clear_log()
+    got = dl.astype(x.to_device("rocm:0")[::-1], dst)[::-1]
+    assert str(got.device) == "rocm:0"
+    assert ("cast" in [e[0] for e in fake.log()]) == (src != dst)
+    np.testing.assert_array_equal(host(got), want)
+
+
+# ---- devices and streams -------------------------------------------------------------------------
+
+def test_mixing_devices_names_both(fake):
+    with pytest.raises(ValueError, match="rocm:0.*rocm:1"):
+        gpu(np.ones(3)) + gpu(np.ones(3), "rocm:1")
+    with pytest.raises(ValueError, match="rocm:0.*cpu"):
+        gpu(np.ones(3)) + dl.ones(3)
+
+
+def test_work_is_queued_on_the_current_stream(fake):
+    x = gpu(np.ones(8), "rocm:1")
+    s = dl.rocm.Stream(1)
+    dl.rocm.set_stream(s)
+    fake.clear_log()
+    y = dl.exp(x)
+    launches = [e for e in fake.log() if e[0] == "elementwise"]
+    assert launches == [("elementwise", 1, s.handle, 0)]
+    np.testing.assert_array_max_ulp(host(y), np.exp(np.ones(8)), maxulp=1)
