@@ -61,7 +61,7 @@ DLA_HOST_DEVICE inline void operand_offsets(const DlaGpuElementwise& j, I i, int
 template <class T>
 DLA_HOST_DEVICE inline T load(const DlaGpuElementwise& j, int k, int64_t off) {
   T v;
-  if (j.data[k] == nullptr) memcpy(&v, j.scalar[k], sizeof(T));
+  if (j.data[k] == nullptr) __builtin_memcpy(&v, j.scalar[k], sizeof(T));  // device-callable in nvcc and hipcc
   else v = *reinterpret_cast<const T*>(static_cast<const char*>(j.data[k]) + off);
   return v;
 }
