@@ -206,3 +206,100 @@ def test_work_is_queued_on_the_current_stream(fake):
     launches = [e for e in fake.log() if e[0] == "elementwise"]
     assert launches == [("elementwise", 1, s.handle, 0)]
     np.testing.assert_array_max_ulp(host(y), np.exp(np.ones(8)), maxulp=1)
+
+
+# ---- reductions and scans (tree of elementwise launches, tree_reduce.h) ---------------------------
+
+REDUCTIONS = ["sum", "prod", "max", "min", "mean", "var", "std"]
+AXES = [None, 0, 1, 2, (0, 2), (-1, -2), ()]
+
+
+def reduction_input(dtype, rng):
+    d = np.dtype(str(dtype))
+    if d.kind == "b":
+        return rng.integers(0, 2, (3, 5, 7)).astype(bool)
+    if d.kind in "iu":
+        return rng.integers(0, 4, (3, 5, 7)).astype(d)
+    x = rng.uniform(0.5, 1.5, (3, 5, 7)).astype(d)
+    x[1, 2, 3] = np.nan  # propagates into its groups
+    return x
+
+
+RED_CASES = [(n, d) for n in REDUCTIONS for d in [dl.int8, dl.uint32, dl.int64, dl.float32, dl.float64]
+             if n in ("sum", "prod", "max", "min") or d in (dl.float32, dl.float64)]
+
+
+@pytest.mark.parametrize("name,dtype", RED_CASES, ids=[f"{n}-{d}" for n, d in RED_CASES])
+def test_reductions_match_the_cpu(fake, name, dtype):
+    rng = np.random.default_rng(3)
+    x = dl.asarray(reduction_input(dtype, rng))
+    g = x.to_device("rocm:0")
+    for axis in AXES:
+        for keepdims in (False, True):
+            want = host(getattr(dl, name)(x, axis=axis, keepdims=keepdims))
+            got = getattr(dl, name)(g, axis=axis, keepdims=keepdims)
+            assert str(got.device) == "rocm:0"
+            got = host(got)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            if want.dtype.kind == "f":
+                np.testing.assert_allclose(got, want, rtol=4 * np.finfo(want.dtype).eps, equal_nan=True)
+            else:
+                np.testing.assert_array_equal(got, want)
+
+
+def test_sum_is_pairwise(fake):
+    # 2^20 + 3 values of 0.1 in float32: a sequential sum is off by about 1e-3 relative, the
+    # tree by a few ulp.
+    v = np.full(2**20 + 3, 0.1, dtype=np.float32)
+    got = float(host(dl.sum(gpu(v))))
+    exact = float(np.sum(v.astype(np.float64)))
+    assert abs(got - exact) <= 4 * np.log2(v.size) * np.finfo(np.float32).eps * exact
+
+
+def test_empty_reductions(fake):
+    e = gpu(np.ones((0, 4)))
+    np.testing.assert_array_equal(host(dl.sum(e, axis=0)), np.zeros(4))
+    np.testing.assert_array_equal(host(dl.prod(e, axis=0)), np.ones(4))
+    assert np.isnan(host(dl.mean(e)))
+    with pytest.raises(ValueError, match="no identity"):
+        dl.max(e, axis=0)
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("dtype", [dl.int16, dl.int64, dl.uint8, dl.float32, dl.float64])
+def test_scans_match_the_cpu(fake, name, dtype):
+    x = dl.asarray(reduction_input(dtype, np.random.default_rng(5)))
+    for axis in (0, 1, 2):
+        for include_initial in (False, True):
+            want = host(getattr(dl, name)(x, axis=axis, include_initial=include_initial))
+            got = host(getattr(dl, name)(x.to_device("rocm:0"), axis=axis, include_initial=include_initial))
+            assert got.dtype == want.dtype
+            if want.dtype.kind == "f":
+                np.testing.assert_allclose(got, want, rtol=8 * np.finfo(want.dtype).eps, equal_nan=True)
+            else:
+                np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("fn", ["all", "any"])
+def test_all_any(fake, fn):
+    rng = np.random.default_rng(9)
+    for x in (rng.integers(0, 2, (4, 3, 5)).astype(bool), rng.integers(0, 3, (4, 3, 5)), np.ones((2, 1, 3)),
+              np.array([0.0, np.nan]), np.zeros((0, 3))):
+        for axis in [None, (), 0, -1] + ([(0, 2)] if x.ndim == 3 else []):
+            for keepdims in (False, True):
+                want = host(getattr(dl, fn)(dl.asarray(x), axis=axis, keepdims=keepdims))
+                g = gpu(x)
+                got = getattr(dl, fn)(g, axis=axis, keepdims=keepdims)
+                np.testing.assert_array_equal(host(got), want)
+                assert host(got).shape == want.shape
+    # the result is never a view of the input
+    b = gpu(np.array([[True], [False]]))
+    r = dl.all(b, axis=1)
+    b[0, 0] = False
+    np.testing.assert_array_equal(host(r), [True, False])
+
+
+def test_values_reach_the_host(fake):
+    x = gpu(np.arange(6.0).reshape(2, 3))
+    assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert float(dl.sum(x)) == 15.0 and bool(dl.any(x > 4))

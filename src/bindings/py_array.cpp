@@ -294,7 +294,8 @@ void bind_array(pyb::module_& m) {
           "to_device(self, device, /, *, stream=None)\n--\n\nThe array on `device` (self when already there).")
       .def("tolist",
            [](const Array& a) {
-             Array h = host_view(a, "tolist");
+             // Values, not memory: a device array is copied to the host (waiting for the device).
+             Array h = a.device().host_accessible() ? host_view(a, "tolist") : copy_to(a, Device{});
              if (!h.dtype().computes() && buffer_format(h.dtype()) == nullptr &&
                  !(h.dtype().dl.code == kDLBfloat && h.dtype().dl.bits == 16))
                throw TypeError("tolist: dtype " + h.dtype().name() +

@@ -1,19 +1,33 @@
-// logical_reduce.cpp — all()/any() on host memory (see logical_reduce.h).
+// logical_reduce.cpp — all()/any() (see logical_reduce.h): one strided loop on host memory;
+// on device memory a tree of logical_and / logical_or launches (tree_reduce.h).
 #include "core/logical_reduce.h"
 
 #include <array>
 #include <cstring>
 
 #include "core/cast.h"
+#include "core/copy.h"
+#include "core/fill.h"
+#include "core/tree_reduce.h"
 #include "core/errors.h"
 #include "core/strided_loop.h"
 
 namespace dla {
+namespace {
+
+Array drop_reduced(const Array& out, const bool* reduced) {
+  Dims shape, strides;
+  for (int d = 0; d < out.ndim(); ++d)
+    if (!reduced[d]) {
+      shape.push_back(out.shape(d));
+      strides.push_back(out.stride(d));
+    }
+  return out.view(std::move(shape), std::move(strides), out.byte_offset());
+}
+
+}  // namespace
 
 Array logical_reduce(const Array& x, const Dims& axes, bool keepdims, bool is_all) {
-  if (!x.device().host_accessible())
-    throw NotImplementedError(std::string(is_all ? "all" : "any") + " on device '" + x.device().str() +
-                              "' is not available yet");
   const DType b = DType::of(ScalarType::Bool);
   const Array src = x.dtype() == b ? x : cast_to(x, b);
   const int n = src.ndim();
@@ -22,7 +36,20 @@ Array logical_reduce(const Array& x, const Dims& axes, bool keepdims, bool is_al
 
   Dims kept_shape(n);  // keepdims shape
   for (int d = 0; d < n; ++d) kept_shape[d] = reduced[d] ? 1 : src.shape(d);
-  Array out = Array::empty(kept_shape, b, src.device());
+  Array out;
+  if (!src.device().host_accessible()) {
+    int64_t group = 1;
+    for (int d = 0; d < n; ++d) group *= reduced[d] ? src.shape(d) : 1;
+    if (group == 0 || src.size() == 0) {
+      out = Array::empty(kept_shape, b, src.device());
+      fill(out, Scalar::of_bool(is_all));
+    } else {
+      out = tree_fold(is_all ? OpId::logical_and : OpId::logical_or, src, reduced);
+      if (group == 1) out = copy_to(out, out.device());  // nothing folded: not a view of x
+    }
+    return keepdims ? out : drop_reduced(out, reduced);
+  }
+  out = Array::empty(kept_shape, b, src.device());
   if (out.size() > 0) std::memset(out.data(), is_all ? 1 : 0, size_t(out.size()));
 
   Dims out_strides(n), in_strides(n);
@@ -41,14 +68,7 @@ Array logical_reduce(const Array& x, const Dims& axes, bool keepdims, bool is_al
       for (int64_t i = 0; i < len; ++i) o[i * s[0]] |= a[i * s[1]];
     }
   });
-  if (keepdims) return out;
-  Dims shape, strides;
-  for (int d = 0; d < n; ++d)
-    if (!reduced[d]) {
-      shape.push_back(out.shape(d));
-      strides.push_back(out.stride(d));
-    }
-  return out.view(std::move(shape), std::move(strides), out.byte_offset());
+  return keepdims ? out : drop_reduced(out, reduced);
 }
 
 }  // namespace dla

@@ -422,6 +422,7 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
     register_allocator(k, &b->allocator_for_kind(k));
   }
   register_gpu_elementwise(b->device_kind());
+  register_gpu_reductions(b->device_kind());
   if (b->has_managed()) {
     auto k = static_cast<DeviceKind>(ops->managed_type);
     register_runtime(k, b);
