@@ -429,11 +429,58 @@ def test_no_leak_across_many_exchanges(fake):
 def test_pinned_memory_stats(fake):
     a0, f0, b0 = stats("rocm_host:0")
     x = dlarray.zeros(1000, dtype=dlarray.uint8, device="rocm_host:0")
-    assert stats("rocm_host:0")[2] == b0 + 1000
+    assert stats("rocm_host:0")[2] == b0 + 4096  # pinned blocks come in power-of-two classes of >= 4 KiB
     del x
     gc.collect()
     assert stats("rocm_host:0") == (a0 + 1, f0 + 1, b0)
+    dlarray.rocm.empty_cache(0)
     assert fake.live_host_blocks() == 0
+
+
+def test_pinned_blocks_are_cached_and_reused_once_their_work_is_done(fake):
+    dlarray.rocm.empty_cache(0)
+    n0 = fake.host_allocations()
+    x = dlarray.zeros(3000, dtype=dlarray.uint8, device="rocm_host:0")
+    del x
+    gc.collect()
+    assert fake.live_host_blocks() == 1  # cached, not freed
+    assert ("record", 0, 0, 0) in ops(fake)  # an event on the device's current stream marks its last use
+    y = dlarray.zeros(4000, dtype=dlarray.uint8, device="rocm_host:0")  # same 4 KiB class: reused
+    assert fake.host_allocations() == n0 + 1
+    np.testing.assert_array_equal(np.from_dlpack(y), np.zeros(4000, np.uint8))
+    del y
+    gc.collect()
+    fake.set_events_pending(True)  # the device has not finished with the cached block yet
+    try:
+        z = dlarray.zeros(4000, dtype=dlarray.uint8, device="rocm_host:0")
+        assert fake.host_allocations() == n0 + 2  # so a new one is page-locked
+        dlarray.rocm.empty_cache(0)
+        assert fake.live_host_blocks() == 2  # a block still in use by the device is kept
+    finally:
+        fake.set_events_pending(False)
+    del z
+    gc.collect()
+    w = dlarray.zeros(5000, dtype=dlarray.uint8, device="rocm_host:0")  # 8 KiB: another class
+    assert fake.host_allocations() == n0 + 3
+    del w
+    gc.collect()
+    dlarray.rocm.empty_cache(0)
+    assert fake.live_host_blocks() == 0
+
+
+def test_device_to_host_copies_reuse_pinned_staging(fake):
+    x = dlarray.asarray(np.arange(100000.0), device="rocm:0")
+    for _ in range(3):
+        y = x.to_device("rocm_host:0")
+        np.testing.assert_array_equal(np.from_dlpack(y), np.arange(100000.0))
+        del y
+        gc.collect()
+    n = fake.host_allocations()
+    for _ in range(5):
+        y = x.to_device("rocm_host:0")
+        del y
+        gc.collect()
+    assert fake.host_allocations() == n
 
 
 # ---- a misaligned strided view: elements wider than the widest usable word -------------------

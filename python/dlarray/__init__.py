@@ -204,6 +204,12 @@ except ImportError as _e:  # not built, or no ROCm on this machine: the rocm dev
 from . import oneapi  # noqa: F401
 # ---- end SYCL devices ----
 
+# ---- the default device of creation functions ----
+from ._default_device import default_device, get_default_device, set_default_device
+
+_default_device._from_environment()
+# ---- end default device ----
+
 __array_api_version__ = "2025.12"
 from ._version import __version__
 

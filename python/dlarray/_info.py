@@ -39,7 +39,7 @@ class Info:
         return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self):
-        return _core.Device("cpu")
+        return _core._default_device()
 
     def devices(self):
         return _devices()

@@ -331,6 +331,14 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   Device dev;
   const DType* dtype = parse_optional_dtype(dtype_h, &dt) ? &dt : nullptr;
   const Device* device = parse_optional_device(device_h, &dev) ? &dev : nullptr;
+  // Values that live nowhere yet (Python scalars and sequences, NumPy scalars) go to the
+  // default device; arrays and other libraries' objects stay where they are.
+  Device fallback;
+  const Device* device_for_values = device;
+  if (!device) {
+    fallback = default_device();
+    if (fallback.kind != DeviceKind::CPU) device_for_values = &fallback;
+  }
   int copy = copy_h.is_none() ? -1 : (copy_h.ptr() == Py_True ? 1 : copy_h.ptr() == Py_False ? 0 : -2);
   if (copy == -2) throw TypeError("asarray: copy must be True, False or None");
   PyObject* o = obj.ptr();
@@ -344,7 +352,7 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
     check_int_range(d, s);
     Array a = Array::empty(Dims{}, d, Device{});
     store_scalar(d, s, a.data());
-    return finish({}, std::move(a), nullptr, device, -1, true);
+    return finish({}, std::move(a), nullptr, device_for_values, -1, true);
   }
 
   // Strings are sequences and buffers only by accident; refuse them plainly.
@@ -379,7 +387,7 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
     // A NumPy scalar is a value, like a Python scalar: a fresh writable array, never a view
     // of the scalar's read-only bytes (as np.asarray(np.float32(1.5)) is writable).
     if (copy == 0) throw CopyForbidden("asarray: copy=False but a scalar must be copied into an array");
-    return finish({}, copy_to(from_buffer(o), Device{}), dtype, device, -1, true);
+    return finish({}, copy_to(from_buffer(o), Device{}), dtype, device_for_values, -1, true);
   }
 
   if (PyObject_CheckBuffer(o) && !is_sequence(o)) {
@@ -404,7 +412,7 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   if (is_sequence(o)) {
     if (copy == 0) throw CopyForbidden("asarray: copy=False but a Python sequence must be copied into an array");
     Array a = from_sequence(o, dtype);
-    return finish({}, std::move(a), nullptr, device, -1, true);
+    return finish({}, std::move(a), nullptr, device_for_values, -1, true);
   }
   throw TypeError(std::string("asarray: cannot convert an object of type ") + Py_TYPE(o)->tp_name +
                   " to an array (expected an array, a DLPack or buffer-protocol object, a Python scalar or "
@@ -441,12 +449,6 @@ PyMethodDef g_asarray_def = {"asarray", reinterpret_cast<PyCFunction>(reinterpre
 Dims parse_shape(pybind11::handle h, const char* fname) {
   std::vector<int64_t> v = dims_arg(h.ptr(), fname, "shape");
   return Dims(v.data(), static_cast<int>(v.size()));
-}
-
-Device device_or_default(pybind11::handle h) {
-  Device d{};
-  parse_optional_device(h, &d);
-  return d;
 }
 
 pybind11::object filled(const char* fname, pybind11::handle shape, pybind11::handle dtype_h, pybind11::handle device_h,

@@ -66,9 +66,8 @@ object eye_py(handle n_rows, handle n_cols, handle k, handle dtype_h, handle dev
   const int64_t rows = dim_arg(n_rows.ptr(), "eye", "n_rows");
   const int64_t cols = n_cols.is_none() ? rows : dim_arg(n_cols.ptr(), "eye", "n_cols");
   DType dt = DType::of(ScalarType::Float64);
-  Device dev{};
+  const Device dev = device_or_default(device_h);
   parse_optional_dtype(dtype_h, &dt);
-  parse_optional_device(device_h, &dev);
   return wrap(eye(rows, cols, saturating_int_arg(k.ptr(), "eye", "k"), dt, dev));
 }
 
@@ -83,9 +82,8 @@ object linspace_py(handle start_h, handle stop_h, handle num_h, handle dtype_h, 
   const Scalar start = linspace_bound(start_h, "start"), stop = linspace_bound(stop_h, "stop");
   const bool cplx = start.kind == Scalar::Kind::Complex || stop.kind == Scalar::Kind::Complex;
   DType dt = DType::of(cplx ? ScalarType::Complex128 : ScalarType::Float64);
-  Device dev{};
+  const Device dev = device_or_default(device_h);
   parse_optional_dtype(dtype_h, &dt);
-  parse_optional_device(device_h, &dev);
   if (!PyBool_Check(endpoint.ptr())) throw TypeError("linspace: endpoint must be True or False");
   return wrap(linspace(start, stop, dim_arg(num_h.ptr(), "linspace", "num"), endpoint.ptr() == Py_True, dt, dev));
 }

@@ -97,7 +97,32 @@ bool parse_optional_device(pyb::handle h, Device* out) {
   return true;
 }
 
+namespace {
+// Read and written with the GIL held (every caller is a Python call).
+Device g_default_device{};
+thread_local bool t_has_override = false;
+thread_local Device t_override{};
+}  // namespace
+
+Device default_device() { return t_has_override ? t_override : g_default_device; }
+
+Device device_or_default(pyb::handle h) {
+  Device d = default_device();
+  parse_optional_device(h, &d);
+  return d;
+}
+
 void bind_dtype_device(pyb::module_& m) {
+  m.def("_set_default_device", [](pyb::handle h) { g_default_device = h.is_none() ? Device{} : parse_device_arg(h); },
+        "The process-wide default device (None: cpu).");
+  m.def("_thread_default_device", []() -> pyb::object {
+    return t_has_override ? device_object(t_override) : pyb::none().cast<pyb::object>();
+  }, "The calling thread's override of the default device, or None.");
+  m.def("_set_thread_default_device", [](pyb::handle h) {
+    if (!h.is_none()) t_override = parse_device_arg(h);  // parsed first: a bad name changes nothing
+    t_has_override = !h.is_none();
+  }, "Sets (device) or clears (None) the calling thread's override of the default device.");
+  m.def("_default_device", []() { return device_object(default_device()); });
   pyb::class_<PyDType>(m, "DType", "A dlarray data type. Compare with ==; dtypes are hashable.")
       .def_property_readonly("name", [](const PyDType& t) { return t.d.name(); })
       .def_property_readonly("itemsize",

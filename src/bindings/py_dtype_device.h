@@ -20,4 +20,11 @@ pyb::object device_object(const Device& d);
 Device parse_device_arg(pyb::handle h);
 bool parse_optional_device(pyb::handle h, Device* out);
 
+// The device creation functions use when they are given none (and asarray for Python
+// scalars and sequences): the calling thread's `with dlarray.default_device(...)` device,
+// else the process-wide one (dlarray.set_default_device, DLARRAY_DEFAULT_DEVICE), else cpu.
+Device default_device();
+// Creation: h's device, or default_device() when h is None.
+Device device_or_default(pyb::handle h);
+
 }  // namespace dla::py

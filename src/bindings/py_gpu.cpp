@@ -175,7 +175,8 @@ void bind_kind(pyb::module_& parent) {
         backend_at(K, index).empty_cache(index);
       },
       pyb::arg("device") = pyb::none(),
-      "empty_cache(device=None)\n--\n\nReturn the memory pool's unused cached memory to the driver.");
+      "empty_cache(device=None)\n--\n\nReturn the memory pool's unused cached memory to the driver, and the cached\n"
+      "pinned host blocks whose last use has finished.");
   m.def(
       "memory_info",
       [](pyb::handle device) {

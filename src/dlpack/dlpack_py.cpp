@@ -31,6 +31,18 @@
 namespace dla::py {
 namespace {
 
+// The runtime family a memory kind belongs to (device, pinned and managed memory of one vendor).
+int vendor_of(DeviceKind k) {
+  switch (k) {
+    case DeviceKind::CUDA: case DeviceKind::CUDAHost: case DeviceKind::CUDAManaged: return 1;
+    case DeviceKind::ROCM: case DeviceKind::ROCMHost: return 2;
+    case DeviceKind::ONEAPI: return 3;
+    case DeviceKind::CPU: break;
+  }
+  return 0;
+}
+
+
 constexpr const char* kVersionedName = "dltensor_versioned";
 constexpr const char* kLegacyName = "dltensor";
 constexpr const char* kUsedVersionedName = "used_dltensor_versioned";
@@ -100,6 +112,12 @@ PyObject* array_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargs, 
       target = device_from_dl(DLDevice{static_cast<DLDeviceType>(type), static_cast<int32_t>(id)});
       if (target != a.device() && !(target.kind == DeviceKind::CPU || find_runtime(target.kind)))
         throw BufferError("__dlpack__: dlarray cannot export to device '" + target.str() + "'");
+      // Between two GPU vendors' memory (rocm -> cuda) there is no copy path worth the name,
+      // whatever happens to be installed: refused, as without the other vendor's device.
+      if (vendor_of(target.kind) != vendor_of(a.device().kind) && target.kind != DeviceKind::CPU &&
+          a.device().kind != DeviceKind::CPU)
+        throw BufferError("__dlpack__: cannot export an array on '" + a.device().str() + "' to device '" +
+                          target.str() + "' (another vendor's memory); export to the CPU instead");
     }
 
     // Stream rules are the device's business; CPU accepts only None.

@@ -101,8 +101,10 @@ int free_async(int device, void* p, void* stream) {
   log("free", device, stream);
   return kOk;
 }
+int64_t g_host_allocations = 0;
 int malloc_host(size_t n, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
+  ++g_host_allocations;
   *out = alloc(n);
   g_host_blocks.insert(*out);
   return kOk;
@@ -252,6 +254,15 @@ int stream_wait_event(int device, void* s, void* e) {
   log("wait", device, s, ev->stream);  // stream `s` waits for ev->stream
   return kOk;
 }
+// While g_events_pending is set, recorded events report unfinished work (a busy device).
+bool g_events_pending = false;
+int event_query(int device, void* e, int* done) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto* ev = static_cast<Event*>(e);
+  if (bad_device(device) || ev->device != device) return kBadDevice;
+  *done = !g_events_pending;
+  return kOk;
+}
 int pool_usage(int device, uint64_t* reserved, uint64_t* used) {
   std::lock_guard<std::mutex> lock(g_mu);
   *reserved = *used = g_device_blocks.size();
@@ -280,7 +291,7 @@ const DlaGpuOps kOps = {
     &malloc_async, &free_async, &malloc_host, &free_host, nullptr, nullptr,
     &memcpy_async, &memset_async, &strided_async, &elementwise_async,
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
-    &event_create, &event_destroy, &event_record, &stream_wait_event,
+    &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
 };
 
@@ -312,6 +323,14 @@ PYBIND11_MODULE(_fake_gpu, m) {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_device_blocks.size();
   });
+  m.def("set_events_pending", [](bool pending) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    g_events_pending = pending;
+  }, "While True, recorded events report unfinished work (as on a busy device).");
+  m.def("host_allocations", []() {
+    std::lock_guard<std::mutex> lock(g_mu);
+    return g_host_allocations;
+  }, "malloc_host calls so far.");
   m.def("live_host_blocks", []() {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_host_blocks.size();

@@ -35,6 +35,13 @@ struct Block {
 // Lowest set bit of v, at most 16: the widest power-of-two word every value is a multiple of.
 int64_t word_for(uint64_t v) { return static_cast<int64_t>((v | 16) & (~(v | 16) + 1)); }
 
+// Pinned blocks are cached by power-of-two size class (at least a page).
+size_t host_size_class(size_t n) {
+  size_t c = 4096;
+  while (c < n && c <= (SIZE_MAX >> 1)) c <<= 1;
+  return c < n ? n : c;
+}
+
 }  // namespace
 
 void StreamRef::release_box(StreamBox* b) {
@@ -56,7 +63,7 @@ DataPtr GpuAllocator::allocate(size_t nbytes, Device device, StreamHandle stream
   runtime_for(device);  // ValueError naming the device when it does not exist
   // At least one byte (empty arrays still get a unique, valid pointer); MemoryError for a
   // size no runtime could provide, before the runtime is asked.
-  const size_t n = checked_alloc_size(nbytes, 1, device.str().c_str());
+  size_t n = checked_alloc_size(nbytes, 1, device.str().c_str());
   const DlaGpuOps& ops = b.ops();
   void* p = nullptr;
   void* native = nullptr;
@@ -67,7 +74,9 @@ DataPtr GpuAllocator::allocate(size_t nbytes, Device device, StreamHandle stream
     std::tie(native, keep) = b.resolve(device.index, stream);
     err = ops.malloc_async(device.index, n, native, &p);
   } else if (kind_ == b.host_kind()) {
-    err = ops.malloc_host(n, &p);
+    n = host_size_class(n);
+    p = take_cached_host(n);
+    err = p ? 0 : ops.malloc_host(n, &p);
   } else {
     err = ops.malloc_managed(device.index, n, &p);
   }
@@ -85,11 +94,70 @@ void GpuAllocator::release(void* ctx, void* p) {
   if (a->kind_ == a->backend_->device_kind())
     ops.free_async(block->device, p, block->stream);
   else if (a->kind_ == a->backend_->host_kind())
-    ops.free_host(p);
+    a->cache_host(p, block->nbytes, block->device);
   else
     ops.free_managed(p);
   a->stats_.on_free(static_cast<int64_t>(block->nbytes));
   StreamRef::release_box(block->box);
+}
+
+void* GpuAllocator::take_cached_host(size_t size_class) {
+  Backend& b = *backend_;
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  for (auto [it, end] = host_cache_.equal_range(size_class); it != end; ++it) {
+    int done = 0;
+    if (b.ops().event_query(it->second.device, it->second.event, &done) != 0 || !done) continue;
+    void* p = it->second.ptr;
+    b.give_event(it->second.device, it->second.event);
+    host_cached_bytes_ -= size_class;
+    host_cache_.erase(it);
+    return p;
+  }
+  return nullptr;
+}
+
+void GpuAllocator::cache_host(void* p, size_t size_class, int device) {
+  Backend& b = *backend_;
+  const DlaGpuOps& ops = b.ops();
+  void* ev = nullptr;
+  // Errors are dropped (a deleter cannot raise): without an event the block is simply freed.
+  try {
+    ev = b.take_event(device);
+    if (ops.event_record(device, ev, b.current(device).handle()) != 0) {
+      b.give_event(device, ev);
+      ev = nullptr;
+    }
+  } catch (...) {
+    ev = nullptr;
+  }
+  if (!ev) {
+    ops.free_host(p);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  host_cache_.emplace(size_class, CachedHost{p, ev, device});
+  host_cached_bytes_ += size_class;
+}
+
+void GpuAllocator::release_cached_host() {
+  Backend& b = *backend_;
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  for (auto it = host_cache_.begin(); it != host_cache_.end();) {
+    int done = 0;
+    if (b.ops().event_query(it->second.device, it->second.event, &done) != 0 || !done) {
+      ++it;
+      continue;
+    }
+    b.ops().free_host(it->second.ptr);
+    b.give_event(it->second.device, it->second.event);
+    host_cached_bytes_ -= it->first;
+    it = host_cache_.erase(it);
+  }
+}
+
+size_t GpuAllocator::cached_host_bytes() {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  return host_cached_bytes_;
 }
 
 // ---- backend -----------------------------------------------------------------------------------
@@ -370,6 +438,7 @@ void Backend::empty_cache(int index) {
   // Memory freed on a stream returns to the pool only once that stream reaches the free.
   check(ops_->stream_synchronize(index, current(index).handle()), "synchronizing a stream");
   check(ops_->pool_trim(index), "trimming the memory pool");
+  host_alloc_.release_cached_host();
 }
 
 // ---- registry ----------------------------------------------------------------------------------
@@ -404,7 +473,8 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
                         ops->memcpy_async && ops->memset_async && ops->strided_async && ops->elementwise_async &&
                         ops->stream_create &&
                         ops->stream_destroy && ops->stream_synchronize && ops->stream_query && ops->event_create &&
-                        ops->event_destroy && ops->event_record && ops->stream_wait_event && ops->pool_usage &&
+                        ops->event_destroy && ops->event_record && ops->stream_wait_event && ops->event_query &&
+                        ops->pool_usage &&
                         ops->pool_trim && ops->name;
   if (!(cuda || rocm) || !complete) {
     *why = "GPU backend table is malformed (device types or missing functions)";
@@ -440,6 +510,7 @@ void uninstall_backend(int device_type) {
     register_runtime(static_cast<DeviceKind>(k), nullptr);
     register_allocator(static_cast<DeviceKind>(k), nullptr);
   }
+  slot->allocator_for_kind(slot->host_kind()).release_cached_host();  // nothing can reuse them now
   // Memory the backend handed out may still be freed through it, so it is never deleted; it
   // stays reachable here (pooled events included) rather than becoming a leak.
   // (A pointer, not a vector: a static vector's destructor would run before the leak check.)

@@ -8,6 +8,7 @@
 // created lives until the last allocation made on it is freed.
 #pragma once
 #include <atomic>
+#include <map>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -64,12 +65,29 @@ class GpuAllocator final : public Allocator {
   GpuAllocator(Backend* backend, DeviceKind kind) : backend_(backend), kind_(kind) {}
   DataPtr allocate(size_t nbytes, Device device, StreamHandle stream) override;
   const AllocatorStats& stats() const override { return stats_; }
+  // Pinned host memory: gives the cached blocks whose last use has finished back to the runtime.
+  void release_cached_host();
+  size_t cached_host_bytes();
 
  private:
   static void release(void* ctx, void* ptr);
+  // Pinned host memory is cached, as PyTorch's host allocator does: page-locking costs far
+  // more than the transfers it serves. A freed block goes to the cache with an event recorded
+  // on its device's current stream, and is handed out again (same power-of-two size class)
+  // only once that event has completed, so queued copies never see it reused.
+  struct CachedHost {
+    void* ptr;
+    void* event;
+    int device;
+  };
+  void* take_cached_host(size_t size_class);
+  void cache_host(void* p, size_t size_class, int device);
   Backend* backend_;
   DeviceKind kind_;
   AllocatorStats stats_;
+  std::mutex cache_mu_;
+  std::multimap<size_t, CachedHost> host_cache_;  // size class -> blocks
+  size_t host_cached_bytes_ = 0;
 };
 
 class Backend final : public DeviceRuntime {
@@ -116,6 +134,7 @@ class Backend final : public DeviceRuntime {
   GpuAllocator& allocator_for_kind(DeviceKind k);
 
  private:
+  friend class GpuAllocator;  // events for its pinned-memory cache
   void* take_event(int index);
   void give_event(int index, void* ev);
 

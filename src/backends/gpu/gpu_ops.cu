@@ -283,6 +283,17 @@ int stream_wait_event(int device, void* stream, void* event) {
   return static_cast<int>(gpuStreamWaitEvent(as_stream(stream), static_cast<gpuEvent_t>(event), 0));
 }
 
+int event_query(int device, void* event, int* done) {
+  DLA_ON_DEVICE(device);
+  gpuError_t e = gpuEventQuery(static_cast<gpuEvent_t>(event));
+  *done = e == gpuSuccess;
+  if (e == gpuErrorNotReady) {
+    static_cast<void>(gpuGetLastError());  // not an error: the work is still running
+    return 0;
+  }
+  return static_cast<int>(e);
+}
+
 int pool_usage(int device, uint64_t* reserved, uint64_t* used) {
   *reserved = *used = 0;
   if (device < 0 || device >= kMaxDevices || !g_pools[device]) return 0;
@@ -351,6 +362,7 @@ const DlaGpuOps kOps = {
     &event_destroy,
     &event_record,
     &stream_wait_event,
+    &event_query,
     &pool_usage,
     &pool_trim,
 #if !defined(DLA_GPU_HIP)

@@ -105,6 +105,7 @@ typedef struct DlaGpuOps {
   int (*event_destroy)(int device, void* event);
   int (*event_record)(int device, void* event, void* stream);
   int (*stream_wait_event)(int device, void* stream, void* event);
+  int (*event_query)(int device, void* event, int* done); /* done: 1 when the work before it finished */
 
   /* Bytes the device's pool holds from the driver, and bytes handed out from it. */
   int (*pool_usage)(int device, uint64_t* reserved, uint64_t* used);

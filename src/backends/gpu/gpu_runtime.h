@@ -65,6 +65,7 @@ using gpuMemPoolProps = hipMemPoolProps;
 #define gpuEventDestroy hipEventDestroy
 #define gpuEventRecord hipEventRecord
 #define gpuStreamWaitEvent hipStreamWaitEvent
+#define gpuEventQuery hipEventQuery
 
 #else
 #include <cuda_runtime.h>
@@ -126,4 +127,5 @@ using gpuMemPoolProps = cudaMemPoolProps;
 #define gpuEventDestroy cudaEventDestroy
 #define gpuEventRecord cudaEventRecord
 #define gpuStreamWaitEvent cudaStreamWaitEvent
+#define gpuEventQuery cudaEventQuery
 #endif
