@@ -44,11 +44,44 @@ void submit(const Device& device, DlaGpuElementwise& job, const std::string& wha
   b->check(err, ("launching " + what).c_str());
 }
 
+// The job's code for a dtype: its ScalarType, or the code of a 16-bit storage float.
+int32_t cast_code(const DType& d) {
+  switch (half_of(d)) {
+    case Half::Float16: return DLA_GPU_FLOAT16;
+    case Half::BFloat16: return DLA_GPU_BFLOAT16;
+    case Half::None: break;
+  }
+  return static_cast<int32_t>(d.scalar);
+}
+
+void execute(ElementwisePlan& p);
+
+// float16 / bfloat16 operations run as float32 ones (beyond the standard, as on the CPU):
+// the half operands are widened by cast jobs, the float32 kernel runs, and a half result is
+// rounded back once.
+void execute_half(ElementwisePlan& p) {
+  if (p.op == OpId::nextafter)  // the CPU steps in the half's own grid; no GPU kernel does yet
+    throw NotImplementedError(std::string("nextafter on device '") + p.out.device().str() +
+                              "' is not available yet for " + half_name(p.half));
+  const DType f32 = DType::of(ScalarType::Float32);
+  for (int k = 0; k < p.nin; ++k) {
+    ElementwisePlan::Input& in = p.in[k];
+    if (in.is_scalar || !in.half) continue;
+    in.hold(cast_to(in.array(), f32));
+    in.half = false;
+  }
+  p.half = Half::None;
+  if (p.result != ScalarType::Float32) return execute(p);  // comparisons: bool results
+  Array half_out = p.out;
+  p.out = Array::empty(half_out.shape(), f32, half_out.device());
+  execute(p);
+  cast_into(half_out, p.out);
+  p.out = std::move(half_out);
+}
+
 void execute(ElementwisePlan& p) {
+  if (p.half != Half::None) return execute_half(p);
   const std::string name = op_info(p.op).name;
-  if (p.half != Half::None)
-    throw NotImplementedError(name + " on device '" + p.out.device().str() +
-                              "' is not available yet for float16 and bfloat16");
   ElementwiseOperands ops;
   elementwise_operands(p, &ops);
   DlaGpuElementwise job;
@@ -76,8 +109,8 @@ void cast(const Array& dst, const Array& src) {
   DlaGpuElementwise job;
   std::memset(&job, 0, offsetof(DlaGpuElementwise, shape));
   job.op = DLA_GPU_OP_CAST;
-  job.dtype = static_cast<int32_t>(src.dtype().scalar);
-  job.out_dtype = static_cast<int32_t>(dst.dtype().scalar);
+  job.dtype = cast_code(src.dtype());
+  job.out_dtype = cast_code(dst.dtype());
   job.count = dst.size();
   job.data[0] = dst.data();
   job.data[1] = src.data();
@@ -88,7 +121,7 @@ void cast(const Array& dst, const Array& src) {
   }
   const int64_t* strides[2] = {ds.data(), ss.data()};
   set_layout(job, dst.shape(), strides, 2);
-  const DType& uncovered = src.dtype().computes() ? dst.dtype() : src.dtype();
+  const DType& uncovered = cast_code(src.dtype()) != int32_t(ScalarType::Other) ? dst.dtype() : src.dtype();
   submit(dst.device(), job, "conversion from " + src.dtype().name() + " to " + dst.dtype().name(),
          uncovered.name());
 }

@@ -23,6 +23,7 @@
 #include "core/dtype.h"
 #include "core/elementwise_functors.h"
 #include "core/elementwise_ops.h"
+#include "core/half.h"
 #include "core/host_device.h"
 
 namespace dla {
@@ -93,6 +94,31 @@ struct OpBody {
   }
 };
 
+// The 16-bit floating-point storage types in cast jobs: their bits, converted through float32
+// as the CPU converts them (from float64 in one rounding).
+template <Half H>
+struct HalfBits {
+  uint16_t bits;
+};
+
+template <class To, class From>
+DLA_HOST_DEVICE inline To cast_value(From v) {
+  if constexpr (std::is_same_v<From, HalfBits<Half::Float16>> || std::is_same_v<From, HalfBits<Half::BFloat16>>) {
+    constexpr Half h = std::is_same_v<From, HalfBits<Half::Float16>> ? Half::Float16 : Half::BFloat16;
+    const float f = half_to_float(h, v.bits);
+    if constexpr (std::is_same_v<To, HalfBits<Half::Float16>> || std::is_same_v<To, HalfBits<Half::BFloat16>>)
+      return To{float_to_half(std::is_same_v<To, HalfBits<Half::Float16>> ? Half::Float16 : Half::BFloat16, f)};
+    else
+      return convert<To>(f);
+  } else if constexpr (std::is_same_v<To, HalfBits<Half::Float16>> || std::is_same_v<To, HalfBits<Half::BFloat16>>) {
+    constexpr Half h = std::is_same_v<To, HalfBits<Half::Float16>> ? Half::Float16 : Half::BFloat16;
+    if constexpr (std::is_same_v<From, double>) return To{double_to_half(h, v)};
+    else return To{float_to_half(h, convert<float>(v))};
+  } else {
+    return convert<To>(v);
+  }
+}
+
 template <class To, class From>
 struct CastBody {
   static constexpr int N = 2;
@@ -100,7 +126,7 @@ struct CastBody {
   DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
     int64_t off[N];
     operand_offsets<N>(j, i, off);
-    *out_at<To>(j, off[0]) = convert<To>(load<From>(j, 1, off[1]));
+    *out_at<To>(j, off[0]) = cast_value<To>(load<From>(j, 1, off[1]));
   }
 };
 
@@ -150,13 +176,19 @@ int dispatch_op_part(const DlaGpuElementwise& j, Runner& runner) {
   return DLA_GPU_UNSUPPORTED;
 }
 
+// As visit_dtype, for the element types of a cast (the storage halves included).
+template <class F>
+int visit_cast_type(int code, F&& f) {
+  if (code == DLA_GPU_FLOAT16) return f(HalfBits<Half::Float16>{});
+  if (code == DLA_GPU_BFLOAT16) return f(HalfBits<Half::BFloat16>{});
+  return visit_dtype(code, [&](auto s) { return f(typename ElemType<decltype(s)::value>::type{}); });
+}
+
 template <class Runner>
 int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
-  return visit_dtype(j.out_dtype, [&](auto to) {
-    return visit_dtype(j.dtype, [&](auto from) {
-      using To = typename ElemType<decltype(to)::value>::type;
-      using From = typename ElemType<decltype(from)::value>::type;
-      return runner.template run<CastBody<To, From>>(j);
+  return visit_cast_type(j.out_dtype, [&](auto to) {
+    return visit_cast_type(j.dtype, [&](auto from) {
+      return runner.template run<CastBody<decltype(to), decltype(from)>>(j);
     });
   });
 }

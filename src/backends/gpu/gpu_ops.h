@@ -45,6 +45,9 @@ typedef struct DlaGpuStrided {
 #define DLA_GPU_MAX_OPERANDS 4
 /* The job's `op` of a dtype conversion (elementwise ops use their dla::OpId, 0..). */
 #define DLA_GPU_OP_CAST (-1)
+/* Dtype codes of a cast job beyond dla::ScalarType: the 16-bit floating-point storage types. */
+#define DLA_GPU_FLOAT16 100
+#define DLA_GPU_BFLOAT16 101
 /* Returned by elementwise_async for an (op, dtype) pair its kernels do not cover. */
 #define DLA_GPU_UNSUPPORTED (-1)
 
@@ -56,8 +59,8 @@ typedef struct DlaGpuStrided {
  * Kernels: src/backends/gpu/gpu_elementwise_kernels.h. */
 typedef struct DlaGpuElementwise {
   int32_t op;        /* dla::OpId, or DLA_GPU_OP_CAST */
-  int32_t dtype;     /* dla::ScalarType the operation computes in (cast: the source's) */
-  int32_t out_dtype; /* cast: the destination's dla::ScalarType; otherwise unused */
+  int32_t dtype;     /* dla::ScalarType the operation computes in (cast: the source's, or DLA_GPU_FLOAT16 / _BFLOAT16) */
+  int32_t out_dtype; /* cast: the destination's, likewise; otherwise unused */
   int32_t noperands; /* 2..DLA_GPU_MAX_OPERANDS */
   int32_t ndim;      /* 1..DLA_GPU_MAX_DIMS - 1 */
   int32_t reserved;
