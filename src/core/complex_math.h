@@ -14,8 +14,52 @@
 
 #include "core/host_device.h"
 
+// libstdc++ computes these through the C99 functions; libc++ (the CPU wheel's compiler,
+// scripts/zig-c++) has formulas of its own (asinh loses 5 digits of float32 for negative real
+// parts), so there the C library's functions are called by name.
+#if defined(_LIBCPP_VERSION) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define DLA_C99_COMPLEX_CALLS(X) \
+  X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(cos) X(cosh) X(exp) X(log) X(sin) X(sinh) X(sqrt) X(tanh)
+#define DLA_C99_DECLARE(fn) float _Complex c##fn##f(float _Complex); double _Complex c##fn(double _Complex);
+extern "C" {
+DLA_C99_COMPLEX_CALLS(DLA_C99_DECLARE)
+}
+#undef DLA_C99_DECLARE
+#endif
+
 namespace dla {
 namespace elem {
+
+namespace c99 {
+#if defined(DLA_C99_COMPLEX_CALLS)
+template <class R>
+using c_complex = std::conditional_t<std::is_same_v<R, float>, float _Complex, double _Complex>;
+template <class R>
+inline c_complex<R> to_c(std::complex<R> z) {
+  c_complex<R> c;
+  __real__ c = z.real();
+  __imag__ c = z.imag();
+  return c;
+}
+#define DLA_C99_DEFINE(fn)                                                                       \
+  inline std::complex<float> fn(std::complex<float> z) {                                         \
+    const float _Complex r = ::c##fn##f(to_c(z));                                                \
+    return {__real__ r, __imag__ r};                                                             \
+  }                                                                                              \
+  inline std::complex<double> fn(std::complex<double> z) {                                       \
+    const double _Complex r = ::c##fn(to_c(z));                                                  \
+    return {__real__ r, __imag__ r};                                                             \
+  }
+DLA_C99_COMPLEX_CALLS(DLA_C99_DEFINE)
+#undef DLA_C99_DEFINE
+#else
+#define DLA_C99_DEFINE(fn) using std::fn;
+DLA_C99_DEFINE(acos) DLA_C99_DEFINE(acosh) DLA_C99_DEFINE(asin) DLA_C99_DEFINE(asinh) DLA_C99_DEFINE(atan)
+DLA_C99_DEFINE(atanh) DLA_C99_DEFINE(cos) DLA_C99_DEFINE(cosh) DLA_C99_DEFINE(exp) DLA_C99_DEFINE(log)
+DLA_C99_DEFINE(sin) DLA_C99_DEFINE(sinh) DLA_C99_DEFINE(sqrt) DLA_C99_DEFINE(tanh)
+#undef DLA_C99_DEFINE
+#endif
+}  // namespace c99
 
 template <class T>
 struct is_complex : std::false_type {};
@@ -33,7 +77,7 @@ DLA_HOST_DEVICE std::complex<R> complex_expm1(std::complex<R> z) {
     const R s = std::sin(b / 2);
     return {std::expm1(a) * std::cos(b) - 2 * s * s, std::exp(a) * std::sin(b)};
   }
-  const std::complex<R> e = std::exp(z);
+  const std::complex<R> e = c99::exp(z);
   return {e.real() - R(1), e.imag()};
 }
 
@@ -43,19 +87,19 @@ DLA_HOST_DEVICE std::complex<R> complex_log1p(std::complex<R> z) {
   const R a = z.real(), b = z.imag();
   if (std::fabs(a) < R(0.5) && std::fabs(b) < R(0.5))
     return {R(0.5) * std::log1p(a * (R(2) + a) + b * b), std::atan2(b, R(1) + a)};
-  return std::log(std::complex<R>(R(1) + a, b));
+  return c99::log(std::complex<R>(R(1) + a, b));
 }
 
 // Scaling the components of log(z) (not a complex division) keeps log's special cases.
 template <class R>
 DLA_HOST_DEVICE std::complex<R> complex_log2(std::complex<R> z) {
-  const std::complex<R> l = std::log(z);
+  const std::complex<R> l = c99::log(z);
   constexpr R inv_ln2 = R(1.44269504088896340735992468100189214);
   return {l.real() * inv_ln2, l.imag() * inv_ln2};
 }
 template <class R>
 DLA_HOST_DEVICE std::complex<R> complex_log10(std::complex<R> z) {
-  const std::complex<R> l = std::log(z);
+  const std::complex<R> l = c99::log(z);
   constexpr R inv_ln10 = R(0.434294481903251827651128918916605082);
   return {l.real() * inv_ln10, l.imag() * inv_ln10};
 }
@@ -89,7 +133,7 @@ template <class R>
 DLA_HOST_DEVICE std::complex<R> complex_tanh(std::complex<R> z) {
   const R a = z.real(), b = z.imag();
   if (std::isinf(a) && std::isfinite(b)) return {std::copysign(R(1), a), std::copysign(R(0), b)};
-  return std::tanh(z);
+  return c99::tanh(z);
 }
 
 // tan(z) = -i tanh(iz), the standard's definition of its special cases.
@@ -117,7 +161,7 @@ DLA_HOST_DEVICE std::complex<R> complex_pow(std::complex<R> x, std::complex<R> y
     }
     return n < 0 ? R(1) / result : result;
   }
-  return std::exp(y * std::log(x));
+  return c99::exp(y * c99::log(x));
 }
 
 }  // namespace elem

@@ -451,7 +451,10 @@ struct LogaddexpF {
 #define DLA_STD_UNARY(Name, fn)                                    \
   struct Name {                                                    \
     template <class T>                                             \
-    DLA_HOST_DEVICE T operator()(T a) const { return std::fn(a); } \
+    DLA_HOST_DEVICE T operator()(T a) const {                      \
+      if constexpr (is_complex_v<T>) return c99::fn(a);            \
+      else return std::fn(a);                                      \
+    }                                                              \
   };
 DLA_STD_UNARY(AcosF, acos)
 DLA_STD_UNARY(AcoshF, acosh)

@@ -4,6 +4,15 @@
 
 namespace dla::cpu {
 
+// The target() string of the AVX-512 loops. GCC takes the vector width there (its AVX-512
+// tuning would otherwise keep to 256 bits); clang (the wheel's compiler, scripts/zig-c++)
+// ignores the whole attribute over it, and its generic x86-64 tuning uses 512-bit vectors.
+#if defined(__clang__)
+#define DLA_AVX512_TARGET "avx512f,avx512dq,avx512vl,fma"
+#else
+#define DLA_AVX512_TARGET "avx512f,avx512dq,avx512vl,fma,prefer-vector-width=512"
+#endif
+
 enum class VectorLevel { None, Avx2Fma, Avx512 };  // Avx512: F, DQ and VL
 
 inline VectorLevel vector_level() {

@@ -157,7 +157,7 @@ __attribute__((always_inline)) inline void block(const double* x, double* y, int
       }                                                                                         \
     }                                                                                           \
   }
-DLA_EXP_LOG_ROW(row_avx512, "avx512f,avx512dq,avx512vl,fma,prefer-vector-width=512")
+DLA_EXP_LOG_ROW(row_avx512, DLA_AVX512_TARGET)
 DLA_EXP_LOG_ROW(row_avx2, "avx2,fma")
 #undef DLA_EXP_LOG_ROW
 

@@ -119,7 +119,7 @@ __attribute__((always_inline)) inline void block(const float* x, float* y, int64
       }                                                                                          \
     }                                                                                            \
   }
-DLA_FLOAT32_ROW(row_avx512, "avx512f,avx512dq,avx512vl,fma,prefer-vector-width=512")
+DLA_FLOAT32_ROW(row_avx512, DLA_AVX512_TARGET)
 DLA_FLOAT32_ROW(row_avx2, "avx2,fma")
 #undef DLA_FLOAT32_ROW
 
