@@ -13,6 +13,14 @@ namespace dla::cpu {
 #define DLA_AVX512_TARGET "avx512f,avx512dq,avx512vl,fma,prefer-vector-width=512"
 #endif
 
+// Before a loop whose iterations are independent (no aliasing between its pointers): GCC's
+// ivdep, and clang's equivalent, which ignores GCC's pragma and would add run-time overlap checks.
+#if defined(__clang__)
+#define DLA_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define DLA_IVDEP _Pragma("GCC ivdep")
+#endif
+
 enum class VectorLevel { None, Avx2Fma, Avx512 };  // Avx512: F, DQ and VL
 
 inline VectorLevel vector_level() {

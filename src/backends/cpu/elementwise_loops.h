@@ -3,7 +3,7 @@
 // A loop is `void(char** ptrs, const int64_t* byte_strides, int64_t n)` over one row, with
 // the output first. An input is either the output's very memory (in place) or disjoint from
 // it (plan_elementwise copies inputs that overlap otherwise), so the contiguous loops carry
-// no dependences between iterations: `#pragma GCC ivdep` lets the compiler vectorize them
+// no dependences between iterations: `DLA_IVDEP` lets the compiler vectorize them
 // without runtime alias checks. Every loop has its contiguous fast paths (all unit strides; a scalar
 // operand of stride 0 next to contiguous ones), written as plain indexed loops the
 // compiler vectorizes, and a general strided path. The table
@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "core/elementwise_functors.h"
+#include "backends/cpu/cpu_features.h"
 #include "core/elementwise_ops.h"
 
 namespace dla::cpu {
@@ -53,7 +54,7 @@ void unary_loop(char** p, const int64_t* s, int64_t n) {
   if (s[0] == int64_t(sizeof(R)) && s[1] == int64_t(sizeof(T))) {
     R* o = reinterpret_cast<R*>(p[0]);
     const T* a = reinterpret_cast<const T*>(p[1]);
-#pragma GCC ivdep
+DLA_IVDEP
     for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
     return;
   }
@@ -70,19 +71,19 @@ void binary_loop(char** p, const int64_t* s, int64_t n) {
     const T* a = reinterpret_cast<const T*>(p[1]);
     const T* b = reinterpret_cast<const T*>(p[2]);
     if (s[1] == st && s[2] == st) {
-#pragma GCC ivdep
+DLA_IVDEP
       for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
       return;
     }
     if (s[1] == st && s[2] == 0) {
       const T bv = *b;
-#pragma GCC ivdep
+DLA_IVDEP
       for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
       return;
     }
     if (s[1] == 0 && s[2] == st) {
       const T av = *a;
-#pragma GCC ivdep
+DLA_IVDEP
       for (int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
       return;
     }
@@ -101,7 +102,7 @@ void ternary_loop(char** p, const int64_t* s, int64_t n) {
     const A* a = reinterpret_cast<const A*>(p[1]);
     const T* b = reinterpret_cast<const T*>(p[2]);
     const T* c = reinterpret_cast<const T*>(p[3]);
-#pragma GCC ivdep
+DLA_IVDEP
     for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], c[i]);
     return;
   }

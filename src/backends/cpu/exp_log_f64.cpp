@@ -120,12 +120,12 @@ constexpr double kLog10eHi = 0x1.bcb7b1526e50ep-2, kLog10eLo = 0x1.95355baaafad3
 template <ExpLogFn F>
 __attribute__((always_inline)) inline void block(const double* x, double* y, int64_t m, const Tables& T) {
   if constexpr (F == ExpLogFn::Exp) {
-#pragma GCC ivdep
+DLA_IVDEP
     for (int64_t i = 0; i < m; ++i) y[i] = exp_fast(x[i], T);
     for (int64_t i = 0; i < m; ++i)
       if (!(std::fabs(x[i]) < 707.0)) y[i] = std::exp(x[i]);
   } else {
-#pragma GCC ivdep
+DLA_IVDEP
     for (int64_t i = 0; i < m; ++i) {
       const DoubleDouble v = log_fast(x[i], T);
       if constexpr (F == ExpLogFn::Log) y[i] = v.hi + v.lo;

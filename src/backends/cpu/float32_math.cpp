@@ -87,7 +87,7 @@ __attribute__((always_inline)) inline float sincos_via_double(float xf, uint64_t
 
 template <Float32Fn F>
 __attribute__((always_inline)) inline void block(const float* x, float* y, int64_t m) {
-#pragma GCC ivdep
+DLA_IVDEP
   for (int64_t i = 0; i < m; ++i) {
     if constexpr (F == Float32Fn::Exp) y[i] = exp_via_double(x[i]);
     else if constexpr (F == Float32Fn::Log) y[i] = log_via_double(x[i]);

@@ -1,5 +1,6 @@
 // half_convert.cpp — row conversions between the half types and float32 (see half_convert.h).
 #include "backends/cpu/half_convert.h"
+#include "backends/cpu/cpu_features.h"
 
 #include <immintrin.h>
 
@@ -19,11 +20,11 @@ inline uint16_t bf16_narrow(float f) {
 }
 
 __attribute__((target("avx2"))) void bf16_widen_contiguous(const uint16_t* s, float* d, int64_t n) {
-#pragma GCC ivdep
+DLA_IVDEP
   for (int64_t i = 0; i < n; ++i) d[i] = bf16_widen(s[i]);
 }
 __attribute__((target("avx2"))) void bf16_narrow_contiguous(const float* s, uint16_t* d, int64_t n) {
-#pragma GCC ivdep
+DLA_IVDEP
   for (int64_t i = 0; i < n; ++i) d[i] = bf16_narrow(s[i]);
 }
 
