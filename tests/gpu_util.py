@@ -42,3 +42,12 @@ def fake_gpu_backend():
     _core._uninstall_gpu_backend("rocm")
     if real:
         dlarray._rocm._install()
+
+
+def fresh_log_and_streams(fake):
+    """Generator for an autouse fixture: an empty call log before the test, the default
+    streams of rocm:0 and rocm:1 made current again after it."""
+    fake.clear_log()
+    yield
+    for d in (0, 1):
+        dlarray.rocm.set_stream(dlarray.rocm.Stream(d, handle=0))

@@ -16,7 +16,7 @@ import pytest
 
 import dlarray
 from dlarray import _core
-from gpu_util import fake_gpu_backend
+from gpu_util import fake_gpu_backend, fresh_log_and_streams
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
@@ -29,10 +29,7 @@ def fake():
 
 @pytest.fixture(autouse=True)
 def clean(fake):
-    fake.clear_log()
-    yield
-    for d in (0, 1):
-        dlarray.rocm.set_stream(dlarray.rocm.Stream(d, handle=0))
+    yield from fresh_log_and_streams(fake)
 
 
 def ops(fake, *names):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import fake_gpu_backend
+from gpu_util import fake_gpu_backend, fresh_log_and_streams
 from test_elementwise import OPS, accepts, sample
 
 REAL_DTYPES = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,
@@ -31,10 +31,7 @@ def fake():
 
 @pytest.fixture(autouse=True)
 def clean(fake):
-    fake.clear_log()
-    yield
-    for d in (0, 1):
-        dl.rocm.set_stream(dl.rocm.Stream(d, handle=0))
+    yield from fresh_log_and_streams(fake)
 
 
 def host(x):

@@ -8,24 +8,12 @@
 #include "core/cast.h"
 #include "core/copy.h"
 #include "core/fill.h"
+#include "core/reduction.h"
 #include "core/tree_reduce.h"
 #include "core/errors.h"
 #include "core/strided_loop.h"
 
 namespace dla {
-namespace {
-
-Array drop_reduced(const Array& out, const bool* reduced) {
-  Dims shape, strides;
-  for (int d = 0; d < out.ndim(); ++d)
-    if (!reduced[d]) {
-      shape.push_back(out.shape(d));
-      strides.push_back(out.stride(d));
-    }
-  return out.view(std::move(shape), std::move(strides), out.byte_offset());
-}
-
-}  // namespace
 
 Array logical_reduce(const Array& x, const Dims& axes, bool keepdims, bool is_all) {
   const DType b = DType::of(ScalarType::Bool);
@@ -47,7 +35,7 @@ Array logical_reduce(const Array& x, const Dims& axes, bool keepdims, bool is_al
       out = tree_fold(is_all ? OpId::logical_and : OpId::logical_or, src, reduced);
       if (group == 1) out = copy_to(out, out.device());  // nothing folded: not a view of x
     }
-    return keepdims ? out : drop_reduced(out, reduced);
+    return keepdims ? out : drop_reduced_axes(out, reduced);
   }
   out = Array::empty(kept_shape, b, src.device());
   if (out.size() > 0) std::memset(out.data(), is_all ? 1 : 0, size_t(out.size()));
@@ -68,7 +56,7 @@ Array logical_reduce(const Array& x, const Dims& axes, bool keepdims, bool is_al
       for (int64_t i = 0; i < len; ++i) o[i * s[0]] |= a[i * s[1]];
     }
   });
-  return keepdims ? out : drop_reduced(out, reduced);
+  return keepdims ? out : drop_reduced_axes(out, reduced);
 }
 
 }  // namespace dla

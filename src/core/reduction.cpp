@@ -93,6 +93,12 @@ Array mean_keepdims(const Array& x, const Dims& axes, int64_t count, const char*
 Array drop_axes(const Array& out, const Dims& axes) {
   bool reduced[kMaxRank] = {};
   for (int64_t a : axes) reduced[a] = true;
+  return drop_reduced_axes(out, reduced);
+}
+
+}  // namespace
+
+Array drop_reduced_axes(const Array& out, const bool* reduced) {
   Dims shape, strides;
   for (int d = 0; d < out.ndim(); ++d)
     if (!reduced[d]) {
@@ -101,8 +107,6 @@ Array drop_axes(const Array& out, const Dims& axes) {
     }
   return out.view(std::move(shape), std::move(strides), out.byte_offset());
 }
-
-}  // namespace
 
 void register_reduction_kernels(DeviceKind kind, const ReductionKernels* kernels) {
   const int k = static_cast<int>(kind);

@@ -24,6 +24,9 @@ struct ReductionKernels {
 };
 void register_reduction_kernels(DeviceKind kind, const ReductionKernels* kernels);
 
+// A keepdims-shaped result without the axes where reduced[d] (a view).
+Array drop_reduced_axes(const Array& out, const bool* reduced);
+
 // The result dtype of op for x (and the `dtype` argument where the op has one; null = none).
 // TypeError for dtypes the op does not accept.
 DType reduction_result_dtype(ReduceOpId op, DType x, const DType* dtype);
