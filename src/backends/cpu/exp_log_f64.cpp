@@ -117,6 +117,139 @@ __attribute__((always_inline)) inline double scale_dd(double hi, double lo, doub
 constexpr double kLog2eHi = 0x1.71547652b82fep0, kLog2eLo = 0x1.777d0ffda0d24p-56;   // 1/ln 2
 constexpr double kLog10eHi = 0x1.bcb7b1526e50ep-2, kLog10eLo = 0x1.95355baaafad3p-57;  // 1/ln 10
 
+// ---- the hyperbolic functions, from the same exp and log in double-double -------------------
+// Each evaluates its result as an unevaluated sum hi + lo accurate to about 2^-59 relative and
+// rounds it once (within about 0.52 ulp). Both branches of a range split are computed and one
+// is selected on the bits, so that the loops vectorize.
+
+// Selects a where take is all ones, b where it is zero.
+__attribute__((always_inline)) inline double pick(uint64_t take, double a, double b) {
+  return from_bits((bits_of(a) & take) | (bits_of(b) & ~take));
+}
+__attribute__((always_inline)) inline uint64_t mask(bool c) { return uint64_t(0) - uint64_t(c); }
+
+// exp(x) / 2^halvings as hi + lo, for 0 <= x < 710.8 and halvings 1 or 2 (folded into the
+// power of two, so that exp(x) / 4 stays finite up to sinh's overflow threshold).
+__attribute__((always_inline)) inline DoubleDouble scaled_exp_dd(double x, uint64_t halvings, const Tables& T) {
+  const double z = x * kInvLn2N;
+  double kd = z + kShift;
+  const uint64_t ki = bits_of(kd);
+  kd -= kShift;
+  double r = std::fma(-kd, kLn2Hi / kTable, x);
+  r = std::fma(-kd, kLn2Lo / kTable, r);
+  const uint64_t j = ki & (kTable - 1);
+  const double scale = from_bits(((ki - kShiftBits + ((1023ull - halvings) << 7)) >> 7) << 52);
+  const double p = r + r * r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720)))));
+  const double tail = std::fma(T.exp_hi[j], p, T.exp_lo[j]);
+  const double s = T.exp_hi[j] + tail;
+  const double e = (T.exp_hi[j] - s) + tail;  // exact: |exp_hi| >= |tail|
+  return {s * scale, e * scale};
+}
+
+// hi + lo = a + b exactly.
+__attribute__((always_inline)) inline DoubleDouble two_sum(double a, double b) {
+  const double s = a + b;
+  const double bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+
+// (nh + nl) / (dh + dl), rounded once.
+__attribute__((always_inline)) inline double div_dd(double nh, double nl, double dh, double dl) {
+  const double q = nh / dh;
+  const double rem = std::fma(-q, dh, nh) + (nl - q * dl);
+  return q + rem / dh;
+}
+
+// sinh and cosh of a = |x| as double-double pairs (a < 710.5), to be multiplied by *twice. Below 0.5 the Taylor series,
+// sinh a = a + c, cosh a = 1 + d (c, d within 2^-52 of themselves and at most 0.13 of the
+// result); above, exp(a)/2 -+ exp(-a)/2 with 1/exp(a) corrected to double-double.
+__attribute__((always_inline)) inline void sinh_cosh_dd(double a, const Tables& T, DoubleDouble* sh, DoubleDouble* ch,
+                                                      double* twice) {
+  const double a2 = a * a;
+  const double c = a * a2 *
+                   (1.0 / 6 + a2 * (1.0 / 120 + a2 * (1.0 / 5040 + a2 * (1.0 / 362880 + a2 * (1.0 / 39916800 +
+                   a2 * (1.0 / 6227020800 + a2 * (1.0 / 1307674368000 + a2 * (1.0 / 355687428096000))))))));
+  const double d = a2 * (0.5 + a2 * (1.0 / 24 + a2 * (1.0 / 720 + a2 * (1.0 / 40320 + a2 * (1.0 / 3628800 +
+                   a2 * (1.0 / 479001600 + a2 * (1.0 / 87178291200 + a2 * (1.0 / 20922789888000))))))));
+  // Near the overflow threshold exp(a)/4 is formed (exp(-a) is then far below its last bit),
+  // and the sum doubled when it is rounded: *twice.
+  const uint64_t top = uint64_t(a >= 709.0);
+  const DoubleDouble e = scaled_exp_dd(a, 1 + top, T);  // exp(a)/2, or /4 at the top
+  const double q = 1.0 / e.hi;                              // 2 exp(-a), to double-double:
+  const double ql = q * (std::fma(-q, e.hi, 1.0) - q * e.lo);
+  const DoubleDouble sd = two_sum(e.hi, -0.25 * q), cd = two_sum(e.hi, 0.25 * q);  // exp(-a)/2 = q/4
+  const double s_lo = sd.lo + (e.lo - 0.25 * ql), c_lo = cd.lo + (e.lo + 0.25 * ql);
+  const uint64_t series = mask(a < 0.5);
+  // Series pairs normalized, so that a quotient of them (tanh) may treat lo as small.
+  const DoubleDouble sn = two_sum(a, c), cn = two_sum(1.0, d);
+  *sh = {pick(series, sn.hi, sd.hi), pick(series, sn.lo, s_lo)};
+  *ch = {pick(series, cn.hi, cd.hi), pick(series, cn.lo, c_lo)};
+  *twice = pick(uint64_t(0) - top, 2.0, 1.0);
+}
+
+// log(hi + lo) for positive normal hi, as double-double: log(hi) + lo / hi.
+__attribute__((always_inline)) inline DoubleDouble log_dd(DoubleDouble v, const Tables& T) {
+  const DoubleDouble l = log_fast(v.hi, T);
+  return {l.hi, l.lo + v.lo / v.hi};
+}
+
+// sqrt(hi + lo) as double-double (hi > 0).
+__attribute__((always_inline)) inline DoubleDouble sqrt_dd(DoubleDouble v) {
+  const double s = std::sqrt(v.hi);
+  const double lo = (std::fma(-s, s, v.hi) + v.lo) / (2.0 * s);
+  return {s, pick(mask(s > 0.0), lo, 0.0)};  // sqrt(0): no 0/0
+}
+
+constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+
+// asinh(a), a = |x| finite: below 0.125 the series; to 2^28, log(a + sqrt(a^2 + 1)) in
+// double-double; above, log(a) + ln 2 (the rest is below 2^-56 relative).
+__attribute__((always_inline)) inline double asinh_abs(double a, const Tables& T) {
+  const double a2 = a * a;
+  const double series =
+      a + a * a2 *
+              (-1.0 / 6 + a2 * (3.0 / 40 + a2 * (-5.0 / 112 + a2 * (35.0 / 1152 + a2 * (-63.0 / 2816 +
+              a2 * (231.0 / 13312 + a2 * (-143.0 / 10240 + a2 * (6435.0 / 557056 + a2 * (-12155.0 / 1245184)))))))));
+  const double big = pick(mask(a < 0x1p28), a, 1.0);  // keeps a^2 finite in the unused branch
+  const DoubleDouble sq = two_sum(big * big, 1.0);
+  const DoubleDouble root = sqrt_dd({sq.hi, sq.lo + std::fma(big, big, -(big * big))});
+  const DoubleDouble u = two_sum(big, root.hi);
+  // One log for both ranges: of u, or of a itself with ln 2 added after.
+  const uint64_t small = mask(a < 0.125), large = mask(a >= 0x1p28);
+  const DoubleDouble l = log_dd({pick(large, a, u.hi), pick(large, 0.0, u.lo + root.lo)}, T);
+  const DoubleDouble shifted = two_sum(l.hi, kLn2);
+  const double hi = pick(large, shifted.hi, l.hi), lo = pick(large, shifted.lo + l.lo + kLn2Lo, l.lo);
+  return pick(small, series, hi + lo);
+}
+
+// acosh(a), a >= 1 finite: log(a + sqrt(a^2 - 1)) with a^2 - 1 exact in double-double (so the
+// cancellation near 1 costs nothing); above 2^28, log(a) + ln 2.
+__attribute__((always_inline)) inline double acosh_ge1(double a, const Tables& T) {
+  const double big = pick(mask(a < 0x1p28), a, 1.0);
+  const double p = big * big;
+  const DoubleDouble sq = two_sum(p, -1.0);
+  const DoubleDouble root = sqrt_dd({sq.hi, sq.lo + std::fma(big, big, -p)});
+  const DoubleDouble u = two_sum(big, root.hi);
+  const uint64_t large = mask(a >= 0x1p28);
+  const DoubleDouble l = log_dd({pick(large, a, u.hi), pick(large, 0.0, u.lo + root.lo)}, T);
+  const DoubleDouble shifted = two_sum(l.hi, kLn2);
+  return pick(large, shifted.hi, l.hi) + pick(large, shifted.lo + l.lo + kLn2Lo, l.lo);
+}
+
+// atanh(a), 0 <= a < 1: below 0.0625 the series; above, log((1 + a) / (1 - a)) / 2 with the
+// quotient in double-double.
+__attribute__((always_inline)) inline double atanh_abs(double a, const Tables& T) {
+  const double a2 = a * a;
+  const double series = a + a * a2 *
+      (1.0 / 3 + a2 * (1.0 / 5 + a2 * (1.0 / 7 + a2 * (1.0 / 9 + a2 * (1.0 / 11 + a2 * (1.0 / 13 + a2 * (1.0 / 15 +
+      a2 * (1.0 / 17))))))));
+  const DoubleDouble n = two_sum(1.0, a), d = two_sum(1.0, -a);
+  const double q = n.hi / d.hi;
+  const double ql = (std::fma(-q, d.hi, n.hi) + (n.lo - q * d.lo)) / d.hi;
+  const DoubleDouble l = log_dd({q, ql}, T);
+  return pick(mask(a < 0.0625), series, 0.5 * (l.hi + l.lo));
+}
+
 template <ExpLogFn F>
 __attribute__((always_inline)) inline void block(const double* x, double* y, int64_t m, const Tables& T) {
   if constexpr (F == ExpLogFn::Exp) {
@@ -124,6 +257,47 @@ DLA_IVDEP
     for (int64_t i = 0; i < m; ++i) y[i] = exp_fast(x[i], T);
     for (int64_t i = 0; i < m; ++i)
       if (!(std::fabs(x[i]) < 707.0)) y[i] = std::exp(x[i]);
+  } else if constexpr (F == ExpLogFn::Sinh || F == ExpLogFn::Cosh || F == ExpLogFn::Tanh) {
+DLA_IVDEP
+    for (int64_t i = 0; i < m; ++i) {
+      const double a = pick(mask(std::fabs(x[i]) < 710.5), std::fabs(x[i]), 0.0);  // the rest is recomputed below
+      DoubleDouble sh, ch;
+      double twice;
+      sinh_cosh_dd(a, T, &sh, &ch, &twice);
+      if constexpr (F == ExpLogFn::Sinh) y[i] = std::copysign((sh.hi + sh.lo) * twice, x[i]);
+      else if constexpr (F == ExpLogFn::Cosh) y[i] = (ch.hi + ch.lo) * twice;
+      else y[i] = std::copysign(div_dd(sh.hi, sh.lo, ch.hi, ch.lo), x[i]);
+    }
+    for (int64_t i = 0; i < m; ++i) {
+      // Zero (the sign of -0), and beyond 710.5: tanh is +-1 there, sinh/cosh overflow.
+      if (std::fabs(x[i]) < 710.5 && x[i] != 0.0) continue;
+      y[i] = F == ExpLogFn::Sinh ? std::sinh(x[i]) : F == ExpLogFn::Cosh ? std::cosh(x[i]) : std::tanh(x[i]);
+    }
+  } else if constexpr (F == ExpLogFn::Asinh || F == ExpLogFn::Acosh || F == ExpLogFn::Atanh) {
+DLA_IVDEP
+    for (int64_t i = 0; i < m; ++i) {
+      const double a = std::fabs(x[i]);
+      if constexpr (F == ExpLogFn::Asinh) {
+        y[i] = std::copysign(asinh_abs(pick(mask((a >= 0x1p-1022) & (a <= 0x1.fffffffffffffp1023)), a, 1.0), T), x[i]);
+      } else if constexpr (F == ExpLogFn::Acosh) {
+        y[i] = acosh_ge1(pick(mask((x[i] >= 1.0) & (x[i] <= 0x1.fffffffffffffp1023)), x[i], 1.0), T);
+      } else {
+        y[i] = std::copysign(atanh_abs(pick(mask((a >= 0x1p-1022) & (a < 1.0)), a, 0.5), T), x[i]);
+      }
+    }
+    for (int64_t i = 0; i < m; ++i) {
+      const double a = std::fabs(x[i]);
+      if constexpr (F == ExpLogFn::Asinh) {
+        if (a >= 0x1p-1022 && a <= 0x1.fffffffffffffp1023) continue;
+        y[i] = std::asinh(x[i]);  // zero, subnormal (asinh x = x there), inf, NaN
+      } else if constexpr (F == ExpLogFn::Acosh) {
+        if (x[i] >= 1.0 && x[i] <= 0x1.fffffffffffffp1023) continue;
+        y[i] = std::acosh(x[i]);
+      } else {
+        if (a >= 0x1p-1022 && a < 1.0) continue;
+        y[i] = std::atanh(x[i]);
+      }
+    }
   } else {
 DLA_IVDEP
     for (int64_t i = 0; i < m; ++i) {
@@ -154,6 +328,12 @@ DLA_IVDEP
         case ExpLogFn::Log: block<ExpLogFn::Log>(x, out + i0, m, T); break;                        \
         case ExpLogFn::Log2: block<ExpLogFn::Log2>(x, out + i0, m, T); break;                      \
         case ExpLogFn::Log10: block<ExpLogFn::Log10>(x, out + i0, m, T); break;                    \
+        case ExpLogFn::Sinh: block<ExpLogFn::Sinh>(x, out + i0, m, T); break;                      \
+        case ExpLogFn::Cosh: block<ExpLogFn::Cosh>(x, out + i0, m, T); break;                      \
+        case ExpLogFn::Tanh: block<ExpLogFn::Tanh>(x, out + i0, m, T); break;                      \
+        case ExpLogFn::Asinh: block<ExpLogFn::Asinh>(x, out + i0, m, T); break;                    \
+        case ExpLogFn::Acosh: block<ExpLogFn::Acosh>(x, out + i0, m, T); break;                    \
+        case ExpLogFn::Atanh: block<ExpLogFn::Atanh>(x, out + i0, m, T); break;                    \
       }                                                                                         \
     }                                                                                           \
   }

@@ -9,6 +9,9 @@
 // 2^-5 instead takes log1p(x - 1) from a degree-13 series (x - 1 is exact there), because
 // there the result is tiny and the table's absolute error would show. log2 and log10
 // multiply log's double-double result by the constant in double-double, rounding once.
+// sinh, cosh, tanh: a Taylor series below 0.5, exp(a)/2 -+ exp(-a)/2 in double-double above,
+// tanh their double-double quotient; asinh, acosh, atanh: series near 0, else log of a
+// double-double argument (a + sqrt(a^2 +- 1), (1 + a)/(1 - a)); each rounded once.
 // Arguments off the fast range (exp: |x| >= 707, where results overflow or turn subnormal;
 // log: zero, negatives, subnormals, infinities, NaN) are recomputed by glibc's scalar
 // function, so every special case is libm's. Tables are computed at start-up from x87
@@ -18,7 +21,7 @@
 
 namespace dla::cpu {
 
-enum class ExpLogFn : uint8_t { Exp, Log, Log2, Log10 };
+enum class ExpLogFn : uint8_t { Exp, Log, Log2, Log10, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh };
 
 // out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory.
 void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n);

@@ -22,16 +22,14 @@ namespace {
 //           to float32: a few float64 ulps are a 2^-29 fraction of a float32 ulp, so the
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
 //   Own     our own vectorized loops: float64 exp, log, log2, log10 (exp_log_f64.h, within
-//           0.56 ulp) and float32 exp, log, sin, cos (float32_math.h, evaluated in float64,
+//           0.56 ulp), float64 sinh, cosh, tanh, asinh, acosh, atanh (same file, within
+//           0.63 ulp: series near 0, exp or log in double-double elsewhere) and float32 exp, log, sin, cos (float32_math.h, evaluated in float64,
 //           within 0.5 ulp); where the CPU lacks AVX2/FMA, float32 falls back to Widened;
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
 // each function over 10^6 inputs (hard regions included) next to NumPy's. The accurate
 // policy's goal is float64 within 1 ulp and float32 no worse than NumPy; it keeps libmvec
-// (documented as 4-ulp) only where it meets that, or where glibc's scalar function misses it
-// as well and is not more accurate (float64 sinh, cosh, tanh, asinh, acosh, atanh: libmvec 1.2 to
-// 1.9 ulp, scalar libm 1.5 to 2.1 ulp and ten times slower; NumPy's SVML loops are within
-// 0.85 ulp there but are not ours to call). Max ulp measured when chosen (AVX-512,
+// (documented as 4-ulp) only where it meets that. Max ulp measured when chosen (AVX-512,
 // glibc 2.36), libmvec / scalar / NumPy (/ Own):
 //   float64 exp 2.6/0.50/0.70/0.51  log 1.5/0.51/0.60/0.53  log2 1.7/0.53/0.51/0.53
 //           log10 1.8/1.6/0.59/0.54  expm1 2.0/0.81/0.51  log1p 1.7/0.78/0.58
@@ -52,8 +50,11 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 // AVX2 default takes every accurate loop (float64 expm1 log1p tan asin acos atan from scalar
 // libm at 0.97-1.03x NumPy's time, log log2 log10 from our own, float32 widened or our own),
 // keeping libmvec only where it measured at or below NumPy's error (float32 log10, sinh,
-// tanh) or where nothing reaches 1 ulp (float64 sinh..atanh, 1.6-2.7 ulp; scalar libm,
-// NumPy's, 1.2-1.8). DLARRAY_VECTOR_MATH=accurate takes every accurate loop we have on any
+// tanh); float64 sinh..atanh are our own there (not timed on an AVX2 machine yet; libmvec's
+// were 1.6-2.7 ulp, scalar libm's 1.2-1.8). On AVX-512 the default keeps libmvec's float64
+// hyperbolics (1.2-1.9 ulp): ours cost 1.2-1.6x NumPy's SVML time for sinh, cosh, tanh,
+// atanh and 6-10x for asinh, acosh (2 threads against NumPy's one, 10^6 elements).
+// DLARRAY_VECTOR_MATH=accurate takes every accurate loop we have on any
 // CPU (measured one thread, time / NumPy's on AVX-512: float64 log 3.8, log2 2.9, log10
 // 3.1, expm1 8.6, log1p 13.5, tan 18, asin 11.5, acos 10.8, atan 7.0; float32 exp 2.3,
 // log 3.7, sin/cos 2.4, sinh 6.8, atanh 3.6; on AVX2, float32 exp log sin cos 1.3-1.7,
@@ -69,12 +70,12 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(asin, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
   X(acos, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
   X(atan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
-  X(sinh, Vector, Vector, Vector, Vector, Widened, Vector)                                            \
-  X(cosh, Vector, Vector, Widened, Vector, Widened, Vector)                                           \
-  X(tanh, Vector, Vector, Vector, Vector, Widened, Vector)                                            \
-  X(asinh, Vector, Vector, Widened, Vector, Widened, Vector)                                          \
-  X(acosh, Vector, Vector, Widened, Vector, Widened, Vector)                                          \
-  X(atanh, Vector, Vector, Widened, Vector, Widened, Vector)
+  X(sinh, Vector, Vector, Vector, Own, Widened, Own)                                            \
+  X(cosh, Vector, Vector, Widened, Own, Widened, Own)                                           \
+  X(tanh, Vector, Vector, Vector, Own, Widened, Own)                                            \
+  X(asinh, Vector, Vector, Widened, Own, Widened, Own)                                          \
+  X(acosh, Vector, Vector, Widened, Own, Widened, Own)                                          \
+  X(atanh, Vector, Vector, Widened, Own, Widened, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -206,6 +207,12 @@ LoopFn own_float64_loop(OpId op) {
     case OpId::log: return &own_loop<ExpLogFn::Log>;
     case OpId::log2: return &own_loop<ExpLogFn::Log2>;
     case OpId::log10: return &own_loop<ExpLogFn::Log10>;
+    case OpId::sinh: return &own_loop<ExpLogFn::Sinh>;
+    case OpId::cosh: return &own_loop<ExpLogFn::Cosh>;
+    case OpId::tanh: return &own_loop<ExpLogFn::Tanh>;
+    case OpId::asinh: return &own_loop<ExpLogFn::Asinh>;
+    case OpId::acosh: return &own_loop<ExpLogFn::Acosh>;
+    case OpId::atanh: return &own_loop<ExpLogFn::Atanh>;
     default: return nullptr;
   }
 }
