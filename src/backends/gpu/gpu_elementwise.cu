@@ -18,14 +18,36 @@ __global__ void elementwise_kernel(const DlaGpuElementwise job) {
     Body::template run<I>(job, i);
 }
 
+// The grid of a launch on the current device: enough resident blocks to fill every
+// multiprocessor (32 blocks of 256 threads each), read once per device; the grid-stride loop
+// covers the rest of the elements.
+int64_t max_blocks_here() {
+  constexpr int kDevices = 64;
+  static int cached[kDevices];  // 0: not read yet (a benign race: every thread writes the same)
+  int device = 0;
+  if (gpuGetDevice(&device) != gpuSuccess || device < 0 || device >= kDevices) {
+    static_cast<void>(gpuGetLastError());
+    return 65536;
+  }
+  if (cached[device] == 0) {
+    int sms = 0;
+    if (gpuDeviceGetAttribute(&sms, gpuDevAttrMultiProcessorCount, device) != gpuSuccess || sms <= 0) {
+      static_cast<void>(gpuGetLastError());
+      sms = 2048;  // 65536 blocks
+    }
+    cached[device] = sms * 32;
+  }
+  return cached[device];
+}
+
 struct LaunchRunner {
   gpuStream_t stream;
   template <class Body>
   int run(const DlaGpuElementwise& job) {
     constexpr int kThreads = 256;
-    constexpr int64_t kMaxBlocks = 65536;  // the grid-stride loop covers the rest
+    const int64_t max_blocks = max_blocks_here();
     int64_t blocks = (job.count + kThreads - 1) / kThreads;
-    if (blocks > kMaxBlocks) blocks = kMaxBlocks;
+    if (blocks > max_blocks) blocks = max_blocks;
     static_cast<void>(gpuGetLastError());  // report this launch's error only
     // 32-bit indices while i + grid stride cannot wrap.
     if (job.count < (int64_t(1) << 31))

@@ -31,6 +31,7 @@ using gpuMemPoolProps = hipMemPoolProps;
 #define gpuSetDevice hipSetDevice
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
 #define gpuDevAttrMemoryPoolsSupported hipDeviceAttributeMemoryPoolsSupported
+#define gpuDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
 #define gpuMemPoolCreate hipMemPoolCreate
 #define gpuMemPoolSetAttribute hipMemPoolSetAttribute
 #define gpuMemPoolGetAttribute hipMemPoolGetAttribute
@@ -93,6 +94,7 @@ using gpuMemPoolProps = cudaMemPoolProps;
 #define gpuSetDevice cudaSetDevice
 #define gpuDeviceGetAttribute cudaDeviceGetAttribute
 #define gpuDevAttrMemoryPoolsSupported cudaDevAttrMemoryPoolsSupported
+#define gpuDevAttrMultiProcessorCount cudaDevAttrMultiProcessorCount
 #define gpuMemPoolCreate cudaMemPoolCreate
 #define gpuMemPoolSetAttribute cudaMemPoolSetAttribute
 #define gpuMemPoolGetAttribute cudaMemPoolGetAttribute
