@@ -23,6 +23,14 @@ settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 
+@pytest.fixture(scope="module")
+def fake():
+    """The host-memory fake GPU backend installed as rocm:0 and rocm:1 for a test module."""
+    from gpu_util import fake_gpu_backend
+
+    yield from fake_gpu_backend()
+
+
 def _gpu_visible():
     return any(str(d) != "cpu" for d in dlarray._core._visible_devices())
 

@@ -10,12 +10,6 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import fake_gpu_backend
-
-
-@pytest.fixture(scope="module")
-def fake():
-    yield from fake_gpu_backend()
 
 
 @pytest.fixture(autouse=True)

@@ -16,15 +16,10 @@ import pytest
 
 import dlarray
 from dlarray import _core
-from gpu_util import fake_gpu_backend, fresh_log_and_streams
+from gpu_util import fresh_log_and_streams
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
-
-
-@pytest.fixture(scope="module")
-def fake():
-    yield from fake_gpu_backend()
 
 
 @pytest.fixture(autouse=True)

@@ -55,8 +55,12 @@ const Tables& tables() {
   return t;
 }
 
-// exp(x) for |x| < 707 (normal results; the caller recomputes the rest).
-__attribute__((always_inline)) inline double exp_fast(double x, const Tables& T) {
+// exp(x) / 2^halvings = (t + tail) * scale, |tail| < |t|: x = k ln2/128 + r, t + tail =
+// 2^(j/128) (1 + p(r)) from the table and a degree-6 polynomial (p within 2^-60 relative).
+struct ExpParts {
+  double t, tail, scale;
+};
+__attribute__((always_inline)) inline ExpParts exp_parts(double x, uint64_t halvings, const Tables& T) {
   const double z = x * kInvLn2N;
   double kd = z + kShift;
   const uint64_t ki = bits_of(kd);
@@ -64,11 +68,17 @@ __attribute__((always_inline)) inline double exp_fast(double x, const Tables& T)
   double r = std::fma(-kd, kLn2Hi / kTable, x);
   r = std::fma(-kd, kLn2Lo / kTable, r);
   const uint64_t j = ki & (kTable - 1);
-  // 2^(k >> 7) built from k + 1023 * 128 (non-negative on the fast range: logical shifts only).
-  const double scale = from_bits(((ki - kShiftBits + (1023ull << 7)) >> 7) << 52);
-  const double p = r + r * r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120))));
-  const double tail = std::fma(T.exp_hi[j], p, T.exp_lo[j]);
-  return (T.exp_hi[j] + tail) * scale;
+  // 2^(k >> 7) / 2^halvings built from k + (1023 - halvings) * 128 (non-negative on the fast
+  // range: logical shifts only).
+  const double scale = from_bits(((ki - kShiftBits + ((1023ull - halvings) << 7)) >> 7) << 52);
+  const double p = r + r * r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720)))));
+  return {T.exp_hi[j], std::fma(T.exp_hi[j], p, T.exp_lo[j]), scale};
+}
+
+// exp(x) for |x| < 707 (normal results; the caller recomputes the rest).
+__attribute__((always_inline)) inline double exp_fast(double x, const Tables& T) {
+  const ExpParts e = exp_parts(x, 0, T);
+  return (e.t + e.tail) * e.scale;
 }
 
 struct DoubleDouble {
@@ -131,19 +141,10 @@ __attribute__((always_inline)) inline uint64_t mask(bool c) { return uint64_t(0)
 // exp(x) / 2^halvings as hi + lo, for 0 <= x < 710.8 and halvings 1 or 2 (folded into the
 // power of two, so that exp(x) / 4 stays finite up to sinh's overflow threshold).
 __attribute__((always_inline)) inline DoubleDouble scaled_exp_dd(double x, uint64_t halvings, const Tables& T) {
-  const double z = x * kInvLn2N;
-  double kd = z + kShift;
-  const uint64_t ki = bits_of(kd);
-  kd -= kShift;
-  double r = std::fma(-kd, kLn2Hi / kTable, x);
-  r = std::fma(-kd, kLn2Lo / kTable, r);
-  const uint64_t j = ki & (kTable - 1);
-  const double scale = from_bits(((ki - kShiftBits + ((1023ull - halvings) << 7)) >> 7) << 52);
-  const double p = r + r * r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720)))));
-  const double tail = std::fma(T.exp_hi[j], p, T.exp_lo[j]);
-  const double s = T.exp_hi[j] + tail;
-  const double e = (T.exp_hi[j] - s) + tail;  // exact: |exp_hi| >= |tail|
-  return {s * scale, e * scale};
+  const ExpParts p = exp_parts(x, halvings, T);
+  const double s = p.t + p.tail;
+  const double e = (p.t - s) + p.tail;  // exact: |t| >= |tail|
+  return {s * p.scale, e * p.scale};
 }
 
 // hi + lo = a + b exactly.
