@@ -84,6 +84,8 @@ def test_complex_dtypes_say_they_are_not_there_yet(fake):
     z = gpu(np.ones(3, np.complex64))
     with pytest.raises(NotImplementedError, match="add on device 'rocm:0' is not available yet for dtype complex64"):
         z + z
+    with pytest.raises(NotImplementedError, match="conversion from float32 to complex64 on device 'rocm:0' is not"):
+        gpu(np.ones(3, np.float32)) + z
     fake.clear_log()
     c = gpu(np.arange(3, dtype=np.float32)).astype(dl.complex128)  # through the host until then
     assert str(c.device) == "rocm:0" and "cast" not in [e[0] for e in fake.log()]

@@ -101,15 +101,18 @@ void GpuAllocator::release(void* ctx, void* p) {
   StreamRef::release_box(block->box);
 }
 
+bool GpuAllocator::host_block_free(const CachedHost& c) const {
+  int done = 0;
+  return backend_->ops().event_query(c.device, c.event, &done) == 0 && done;
+}
+
 void* GpuAllocator::take_cached_host(size_t size_class) {
   Backend& b = *backend_;
   std::lock_guard<std::mutex> lock(cache_mu_);
   for (auto [it, end] = host_cache_.equal_range(size_class); it != end; ++it) {
-    int done = 0;
-    if (b.ops().event_query(it->second.device, it->second.event, &done) != 0 || !done) continue;
+    if (!host_block_free(it->second)) continue;
     void* p = it->second.ptr;
     b.give_event(it->second.device, it->second.event);
-    host_cached_bytes_ -= size_class;
     host_cache_.erase(it);
     return p;
   }
@@ -136,28 +139,20 @@ void GpuAllocator::cache_host(void* p, size_t size_class, int device) {
   }
   std::lock_guard<std::mutex> lock(cache_mu_);
   host_cache_.emplace(size_class, CachedHost{p, ev, device});
-  host_cached_bytes_ += size_class;
 }
 
 void GpuAllocator::release_cached_host() {
   Backend& b = *backend_;
   std::lock_guard<std::mutex> lock(cache_mu_);
   for (auto it = host_cache_.begin(); it != host_cache_.end();) {
-    int done = 0;
-    if (b.ops().event_query(it->second.device, it->second.event, &done) != 0 || !done) {
+    if (!host_block_free(it->second)) {
       ++it;
       continue;
     }
     b.ops().free_host(it->second.ptr);
     b.give_event(it->second.device, it->second.event);
-    host_cached_bytes_ -= it->first;
     it = host_cache_.erase(it);
   }
-}
-
-size_t GpuAllocator::cached_host_bytes() {
-  std::lock_guard<std::mutex> lock(cache_mu_);
-  return host_cached_bytes_;
 }
 
 // ---- backend -----------------------------------------------------------------------------------

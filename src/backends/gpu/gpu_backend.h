@@ -67,7 +67,6 @@ class GpuAllocator final : public Allocator {
   const AllocatorStats& stats() const override { return stats_; }
   // Pinned host memory: gives the cached blocks whose last use has finished back to the runtime.
   void release_cached_host();
-  size_t cached_host_bytes();
 
  private:
   static void release(void* ctx, void* ptr);
@@ -82,12 +81,12 @@ class GpuAllocator final : public Allocator {
   };
   void* take_cached_host(size_t size_class);
   void cache_host(void* p, size_t size_class, int device);
+  bool host_block_free(const CachedHost& c) const;  // its event has completed
   Backend* backend_;
   DeviceKind kind_;
   AllocatorStats stats_;
   std::mutex cache_mu_;
   std::multimap<size_t, CachedHost> host_cache_;  // size class -> blocks
-  size_t host_cached_bytes_ = 0;
 };
 
 class Backend final : public DeviceRuntime {

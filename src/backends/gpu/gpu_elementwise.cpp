@@ -34,13 +34,14 @@ void set_layout(DlaGpuElementwise& job, const Dims& shape, const int64_t* const*
   }
 }
 
-void submit(const Device& device, DlaGpuElementwise& job, const std::string& what, const std::string& dtype) {
+// `what` names the operation; `which` ends the error when no kernel covers it (the dtype).
+void submit(const Device& device, DlaGpuElementwise& job, const std::string& what, const std::string& which) {
   Backend* b = backend_for(device.kind);
   if (!b) throw ValueError("no GPU backend is installed for device '" + device.str() + "'");
   auto [stream, keep] = b->resolve(device.index, nullptr);
   const int err = b->ops().elementwise_async(device.index, &job, stream);
   if (err == DLA_GPU_UNSUPPORTED)
-    throw NotImplementedError(what + " on device '" + device.str() + "' is not available yet for dtype " + dtype);
+    throw NotImplementedError(what + " on device '" + device.str() + "' is not available yet" + which);
   b->check(err, ("launching " + what).c_str());
 }
 
@@ -98,7 +99,7 @@ void execute(ElementwisePlan& p) {
   const int64_t* strides[DLA_GPU_MAX_OPERANDS];
   for (int k = 0; k < ops.count; ++k) strides[k] = ops.strides[k];
   set_layout(job, ops.shape, strides, ops.count);
-  submit(p.out.device(), job, name, DType::of(p.compute).name());
+  submit(p.out.device(), job, name, " for dtype " + DType::of(p.compute).name());
 }
 
 void cast(const Array& dst, const Array& src) {
@@ -121,9 +122,8 @@ void cast(const Array& dst, const Array& src) {
   }
   const int64_t* strides[2] = {ds.data(), ss.data()};
   set_layout(job, dst.shape(), strides, 2);
-  const DType& uncovered = cast_code(src.dtype()) != int32_t(ScalarType::Other) ? dst.dtype() : src.dtype();
-  submit(dst.device(), job, "conversion from " + src.dtype().name() + " to " + dst.dtype().name(),
-         uncovered.name());
+  // The message names both dtypes: either may be the one no kernel covers.
+  submit(dst.device(), job, "conversion from " + src.dtype().name() + " to " + dst.dtype().name(), "");
 }
 
 }  // namespace
