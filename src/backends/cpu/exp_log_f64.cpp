@@ -1,6 +1,7 @@
 // exp_log_f64.cpp — the float64 exp/log family for the vectorizer (see exp_log_f64.h).
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/cpu_features.h"
+#include "backends/cpu/math_avx512_f64.h"
 
 #include <cmath>
 #include <cstring>
@@ -302,12 +303,26 @@ DLA_IVDEP
   } else {
 DLA_IVDEP
     for (int64_t i = 0; i < m; ++i) {
+      if constexpr (F == ExpLogFn::Log1p) {
+        // 1 + x = u.hi + u.lo exactly; log of the pair. Off (-1, inf) or at 0, libm below.
+        const double a = pick(mask((x[i] > -1.0) & (x[i] <= 0x1.fffffffffffffp1023)), x[i], 1.0);
+        const DoubleDouble u = two_sum(1.0, a);
+        const DoubleDouble v = log_dd({pick(mask(u.hi >= 0x1p-1022), u.hi, 1.0), u.lo}, T);
+        y[i] = v.hi + v.lo;
+        continue;
+      }
       const DoubleDouble v = log_fast(x[i], T);
       if constexpr (F == ExpLogFn::Log) y[i] = v.hi + v.lo;
       else if constexpr (F == ExpLogFn::Log2) y[i] = scale_dd(v.hi, v.lo, kLog2eHi, kLog2eLo);
       else y[i] = scale_dd(v.hi, v.lo, kLog10eHi, kLog10eLo);
     }
     for (int64_t i = 0; i < m; ++i) {
+      if constexpr (F == ExpLogFn::Log1p) {
+        const double u = 1.0 + x[i];
+        if (x[i] > -1.0 && x[i] <= 0x1.fffffffffffffp1023 && x[i] != 0.0 && u >= 0x1p-1022) continue;
+        y[i] = std::log1p(x[i]);
+        continue;
+      }
       if (x[i] >= 0x1p-1022 && x[i] <= 0x1.fffffffffffffp1023) continue;
       y[i] = F == ExpLogFn::Log ? std::log(x[i]) : F == ExpLogFn::Log2 ? std::log2(x[i]) : std::log10(x[i]);
     }
@@ -329,6 +344,7 @@ DLA_IVDEP
         case ExpLogFn::Log: block<ExpLogFn::Log>(x, out + i0, m, T); break;                        \
         case ExpLogFn::Log2: block<ExpLogFn::Log2>(x, out + i0, m, T); break;                      \
         case ExpLogFn::Log10: block<ExpLogFn::Log10>(x, out + i0, m, T); break;                    \
+        case ExpLogFn::Log1p: block<ExpLogFn::Log1p>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Sinh: block<ExpLogFn::Sinh>(x, out + i0, m, T); break;                      \
         case ExpLogFn::Cosh: block<ExpLogFn::Cosh>(x, out + i0, m, T); break;                      \
         case ExpLogFn::Tanh: block<ExpLogFn::Tanh>(x, out + i0, m, T); break;                      \
@@ -355,6 +371,8 @@ RowFn row() {
 
 bool exp_log_f64_available() { return row() != nullptr; }
 
-void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) { row()(fn, in, out, n); }
+void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) {
+  if (!math_avx512_f64_row(fn, in, out, n)) row()(fn, in, out, n);
+}
 
 }  // namespace dla::cpu

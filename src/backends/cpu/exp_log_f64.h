@@ -21,9 +21,10 @@
 
 namespace dla::cpu {
 
-enum class ExpLogFn : uint8_t { Exp, Log, Log2, Log10, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh };
+enum class ExpLogFn : uint8_t { Exp, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh };
 
-// out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory.
+// out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory. On AVX-512 the
+// functions math_avx512_f64.h covers run there (faster, same bound).
 void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n);
 
 // Whether the vector variants can run here (AVX2 and FMA, or AVX-512).

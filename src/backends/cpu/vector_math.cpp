@@ -63,8 +63,8 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 //   float64 AVX2 default, float32 accurate, float64 accurate); the name is libm's / libmvec's.
 #define DLA_VECTOR_MATH_POLICY(X)                                                                      \
   X(exp, Vector, Own, Own, Own, Own, Own) X(expm1, Vector, Vector, Widened, Scalar, Widened, Scalar)  \
-  X(log, Vector, Vector, Own, Own, Own, Own) X(log1p, Vector, Vector, Widened, Scalar, Widened, Scalar) \
-  X(log2, Vector, Vector, Widened, Own, Widened, Own) X(log10, Vector, Vector, Vector, Own, Widened, Own) \
+  X(log, Vector, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
+  X(log2, Vector, Own, Widened, Own, Widened, Own) X(log10, Vector, Own, Vector, Own, Widened, Own) \
   X(sin, Vector, Scalar, Own, Scalar, Own, Scalar) X(cos, Vector, Scalar, Own, Scalar, Own, Scalar)   \
   X(tan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                            \
   X(asin, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
@@ -207,6 +207,7 @@ LoopFn own_float64_loop(OpId op) {
     case OpId::log: return &own_loop<ExpLogFn::Log>;
     case OpId::log2: return &own_loop<ExpLogFn::Log2>;
     case OpId::log10: return &own_loop<ExpLogFn::Log10>;
+    case OpId::log1p: return &own_loop<ExpLogFn::Log1p>;
     case OpId::sinh: return &own_loop<ExpLogFn::Sinh>;
     case OpId::cosh: return &own_loop<ExpLogFn::Cosh>;
     case OpId::tanh: return &own_loop<ExpLogFn::Tanh>;

@@ -1,0 +1,23 @@
+// math_avx512_f64.h — float64 transcendental rows written with AVX-512 intrinsics: tables of
+// 16 entries held in registers (one permute per lookup, where a gather of a larger table costs
+// the loop its speed), within 1 ulp at about the time of glibc's libmvec and NumPy's SVML.
+//
+// log core: x = 2^k m, m in [0.75, 1.5) (getmant/getexp, which also take subnormals); 16
+// intervals of m with c ~ their centre (c = 1 exactly for the one holding 1, so that log is
+// exact to its last bits near 1); r = m/c - 1 as an exact double-double (|r| < 0.032);
+// log x = k ln2 + log c + log1p(r), log1p from r - r^2/2 + r^3 Q(r), Q of degree 7 fitted on
+// Chebyshev nodes (relative error 2^-50); the leading terms summed exactly, rounded once.
+// log1p(x) runs the same core on 1 + x with the rounding error of that sum carried into r;
+// log2 and log10 scale the double-double result by the constant in double-double.
+// Arguments off the fast range (zero, negatives, infinities, NaN; log1p's x <= -1 and -0)
+// are recomputed by glibc's scalar function, so every special case is libm's.
+#pragma once
+#include "backends/cpu/exp_log_f64.h"
+
+namespace dla::cpu {
+
+// out[i] = fn(in[i]) for a contiguous row (in and out may be the same memory), when this
+// file has an AVX-512 loop for fn and the CPU has AVX-512 F/DQ; returns false otherwise.
+bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n);
+
+}  // namespace dla::cpu
