@@ -259,6 +259,16 @@ DLA_IVDEP
     for (int64_t i = 0; i < m; ++i) y[i] = exp_fast(x[i], T);
     for (int64_t i = 0; i < m; ++i)
       if (!(std::fabs(x[i]) < 707.0)) y[i] = std::exp(x[i]);
+  } else if constexpr (F == ExpLogFn::Expm1) {
+DLA_IVDEP
+    for (int64_t i = 0; i < m; ++i) {
+      // (t scale - 1) + tail scale, the first sum exact (two-sum): nothing cancels near 0.
+      const ExpParts e = exp_parts(pick(mask(std::fabs(x[i]) < 707.0), x[i], 0.0), 0, T);
+      const DoubleDouble s = two_sum(e.t * e.scale, -1.0);
+      y[i] = s.hi + (s.lo + e.tail * e.scale);
+    }
+    for (int64_t i = 0; i < m; ++i)
+      if (!(std::fabs(x[i]) < 707.0) || x[i] == 0.0) y[i] = std::expm1(x[i]);
   } else if constexpr (F == ExpLogFn::Sinh || F == ExpLogFn::Cosh || F == ExpLogFn::Tanh) {
 DLA_IVDEP
     for (int64_t i = 0; i < m; ++i) {
@@ -341,6 +351,7 @@ DLA_IVDEP
       std::memcpy(x, in + i0, sizeof(double) * size_t(m));                                      \
       switch (fn) {                                                                             \
         case ExpLogFn::Exp: block<ExpLogFn::Exp>(x, out + i0, m, T); break;                        \
+        case ExpLogFn::Expm1: block<ExpLogFn::Expm1>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Log: block<ExpLogFn::Log>(x, out + i0, m, T); break;                        \
         case ExpLogFn::Log2: block<ExpLogFn::Log2>(x, out + i0, m, T); break;                      \
         case ExpLogFn::Log10: block<ExpLogFn::Log10>(x, out + i0, m, T); break;                    \

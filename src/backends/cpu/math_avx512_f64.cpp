@@ -21,10 +21,36 @@ constexpr double kLn2Lo = 0x1.ef35793c7673p-45;
 constexpr double kLog2eHi = 0x1.71547652b82fep0, kLog2eLo = 0x1.777d0ffda0d24p-56;   // 1/ln 2
 constexpr double kLog10eHi = 0x1.bcb7b1526e50ep-2, kLog10eLo = 0x1.95355baaafad3p-57;  // 1/ln 10
 // P(r) ~ (log1p(r) - r) / r^2 on [-0.0315, 0.0315], least squares on 400 Chebyshev nodes in
-// 200-bit arithmetic (mpmath); max error 2^-50.2, i.e. 2^-55 of log1p(r) at the ends.
-constexpr double kP[8] = {-0x1.ffffffffffff2p-2, 0x1.555555555551dp-2,  -0x1.000000006b9a2p-2,
-                          0x1.9999999b087ddp-3,  -0x1.555544ca1dc77p-3, 0x1.249234d5f938ap-3,
-                          -0x1.00682a830dd75p-3, 0x1.c7f1897634769p-4};
+// 200-bit arithmetic (mpmath); max error 2^-56.2, i.e. 2^-61 of log1p(r) at the ends.
+constexpr double kP[9] = {-0x1.0000000000000p-1, 0x1.555555555551dp-2,  -0x1.ffffffffffee3p-3,
+                          0x1.9999999b087ddp-3,  -0x1.5555555785f6ap-3, 0x1.249234d5f938ap-3,
+                          -0x1.ffffcfbb51caep-4, 0x1.c7f1897634769p-4,  -0x1.9a72aa34e6d14p-4};
+
+constexpr int kExpEntries = 16;
+// ln2 / 16 = kLn2d16Hi + kLn2d16Lo with kLn2d16Hi of 37 bits: k kLn2d16Hi is exact for |k| < 2^16.
+constexpr double kInvLn2d16 = 0x1.71547652b82fep+4;
+constexpr double kLn2d16Hi = 0x1.62e42fefa0000p-5;
+constexpr double kLn2d16Lo = 0x1.cf79abc9e3b3ap-44;
+// E(r) ~ (expm1(r) - r) / r^2 on [-ln2/32, ln2/32], fitted as kP; max error 2^-53, i.e.
+// 2^-58 of expm1(r).
+constexpr double kE[6] = {0x1.0000000000001p-1, 0x1.5555555555556p-3,  0x1.55555554e8d7ap-5,
+                          0x1.11111110c60f8p-7, 0x1.6c17ede6663f0p-10, 0x1.a01b393b56b8dp-13};
+
+struct ExpTable {
+  alignas(64) double hi[kExpEntries];  // 2^(j/16) = hi + lo
+  alignas(64) double lo[kExpEntries];
+  ExpTable() {
+    for (int j = 0; j < kExpEntries; ++j) {
+      const long double v = std::exp2(static_cast<long double>(j) / kExpEntries);
+      hi[j] = static_cast<double>(v);
+      lo[j] = static_cast<double>(v - hi[j]);
+    }
+  }
+};
+const ExpTable& exp_table() {
+  static const ExpTable t;
+  return t;
+}
 
 struct LogTable {
   alignas(64) double invc[kLogEntries];
@@ -81,9 +107,9 @@ DLA_V512 DD log_core(__m512d x, __m512d x_lo, const LogRegs& T) {
   const __m512d r = _mm512_sub_pd(p, set(1.0));
   __m512d r_lo = _mm512_fmsub_pd(m, invc, p);
   if constexpr (kHasLo) r_lo = fma(_mm512_scalef_pd(x_lo, _mm512_sub_pd(_mm512_setzero_pd(), k)), invc, r_lo);
-  __m512d q = set(kP[7]);
-  for (int i = 6; i >= 0; --i) q = fma(q, r, set(kP[i]));
-  // log1p(r + r_lo) = r + r_lo (1 - r) + r^2 P(r), to 2^-55 relative.
+  __m512d q = set(kP[8]);
+  for (int i = 7; i >= 0; --i) q = fma(q, r, set(kP[i]));
+  // log1p(r + r_lo) = r + r_lo (1 - r) + r^2 P(r), to 2^-61 relative.
   const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
   const __m512d lo_r = _mm512_fnmadd_pd(r, r_lo, r_lo);
   // w = k ln2 + log c is exact (both terms multiples of 2^-42); |w| >= 0.04 > |r| unless
@@ -101,6 +127,32 @@ DLA_V512 __m512d scale_dd(DD v, double c_hi, double c_lo) {
   const __m512d p = _mm512_mul_pd(v.hi, set(c_hi));
   const __m512d e = _mm512_fmsub_pd(v.hi, set(c_hi), p);
   return _mm512_add_pd(p, _mm512_add_pd(e, fma(v.hi, set(c_lo), _mm512_mul_pd(v.lo, set(c_hi)))));
+}
+
+struct ExpRegs {
+  Table16 hi, lo;
+};
+
+// exp(x) = 2^e (t_hi + t_lo) (1 + r + r_lo + q) for |x| < 709: x = k ln2/16 + r + r_lo,
+// |r| <= ln2/32, t = 2^(j/16) (j = k mod 16, e = k div 16), q = r^2 E(r) ~ expm1(r) - r.
+// Each part is returned unscaled, so that a caller can form 2^e t_hi - 1 exactly.
+struct ExpParts {
+  __m512d e, t_hi, t_lo, r, r_lo, q;
+};
+DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T) {
+  const __m512d kd = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvLn2d16)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m512i ki = _mm512_cvtpd_epi64(kd);  // the permutes read its low 4 bits: j
+  const __m512d e = _mm512_roundscale_pd(_mm512_mul_pd(kd, set(1.0 / kExpEntries)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  // x - k kLn2d16Hi is exact (a multiple of x's last bit, below 2^-5 in magnitude); the low
+  // part of the constant makes r + r_lo (a fast two-sum).
+  const __m512d r_hi = _mm512_fnmadd_pd(kd, set(kLn2d16Hi), x);
+  const __m512d m = _mm512_mul_pd(kd, set(kLn2d16Lo));
+  const __m512d r = _mm512_sub_pd(r_hi, m);
+  const __m512d r_lo = _mm512_sub_pd(_mm512_sub_pd(r_hi, r), m);
+  __m512d q = set(kE[5]);
+  for (int i = 4; i >= 0; --i) q = fma(q, r, set(kE[i]));
+  q = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
+  return {e, lookup(T.hi, ki), lookup(T.lo, ki), r, r_lo, q};
 }
 
 // Per function: the vector on its fast range, the lanes on that range, and libm for the rest.
@@ -145,12 +197,228 @@ struct Kernel<ExpLogFn::Log1p> {
   static double scalar(double x) { return std::log1p(x); }
 };
 
+// expm1(x) as hi + lo for |x| < 709: (a - 1) + a r + 2^e (t_lo (1 + r) + t_hi (r_lo + q)),
+// a = 2^e t_hi. a - 1 = s + s_err (two-sum) and a r = ar + ar_err exactly; |s| > |ar| unless
+// s = 0 (|2^(k/16) - 1| > 0.043 for k != 0, |r| < 0.0217), so a fast two-sum adds them: near 0
+// nothing cancels, and only the small terms are rounded.
+DLA_V512 DD expm1_dd(__m512d x, const ExpRegs& T) {
+  const ExpParts p = exp_core(x, T);
+  const __m512d one = set(1.0);
+  const __m512d a = _mm512_scalef_pd(p.t_hi, p.e);
+  const __m512d s = _mm512_sub_pd(a, one);
+  const __m512d bb = _mm512_sub_pd(s, a);
+  const __m512d s_err = _mm512_sub_pd(_mm512_sub_pd(a, _mm512_sub_pd(s, bb)), _mm512_add_pd(one, bb));
+  const __m512d ar = _mm512_mul_pd(a, p.r);
+  const __m512d ar_err = _mm512_fmsub_pd(a, p.r, ar);
+  const __m512d h = _mm512_add_pd(s, ar);
+  const __m512d h_err = _mm512_add_pd(_mm512_sub_pd(s, h), ar);
+  const __m512d rest = _mm512_scalef_pd(fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)), p.e);
+  const __m512d lo = _mm512_add_pd(_mm512_add_pd(s_err, h_err), _mm512_add_pd(ar_err, rest));
+  // lo holds r^2/2, not small next to h: renormalized (|h| > |lo|) for the callers that
+  // divide by the pair.
+  const __m512d sum = _mm512_add_pd(h, lo);
+  return {sum, _mm512_add_pd(_mm512_sub_pd(h, sum), lo)};
+}
+
+// exp(x) / 2 as a normalized pair hi + lo, for |x| <= 710.5 (hi is inf where the result overflows).
+DLA_V512 DD half_exp_dd(__m512d x, const ExpRegs& T) {
+  const ExpParts p = exp_core(x, T);
+  const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
+  const __m512d hi = _mm512_add_pd(p.t_hi, inner);  // |inner| < 0.03 t_hi: a fast two-sum
+  const __m512d lo = _mm512_add_pd(_mm512_sub_pd(p.t_hi, hi), inner);
+  const __m512d e = _mm512_sub_pd(p.e, set(1.0));
+  return {_mm512_scalef_pd(hi, e), _mm512_scalef_pd(lo, e)};
+}
+
+// a + b = s + err exactly, any magnitudes.
+DLA_V512 DD two_sum(__m512d a, __m512d b) {
+  const __m512d s = _mm512_add_pd(a, b);
+  const __m512d bb = _mm512_sub_pd(s, a);
+  return {s, _mm512_add_pd(_mm512_sub_pd(a, _mm512_sub_pd(s, bb)), _mm512_sub_pd(b, bb))};
+}
+
+// 1 / d to about 2^-28 relative, without a division (a division costs as much as the rest
+// of a loop here): the 14-bit hardware estimate and one Newton step. Callers correct it
+// with the exact residual, so the estimate's last bits never reach a result.
+DLA_V512 __m512d reciprocal(__m512d d) {
+  const __m512d g = _mm512_rcp14_pd(d);
+  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
+}
+
+// n / (d.hi + d.lo) as a double-double, for n = n.hi + n.lo (to about 2^-56 relative).
+DLA_V512 DD div_dd(DD n, DD d) {
+  const __m512d rcp = reciprocal(d.hi);
+  const __m512d q = _mm512_mul_pd(n.hi, rcp);
+  // The residual n.hi - q d.hi is exact (fma); q + rem / d is the quotient to 2^-56.
+  const __m512d rem = _mm512_add_pd(_mm512_fnmadd_pd(q, d.hi, n.hi), _mm512_fnmadd_pd(q, d.lo, n.lo));
+  return {q, _mm512_mul_pd(rem, rcp)};
+}
+
+template <>
+struct Kernel<ExpLogFn::Expm1> {
+  // Not NaN, infinite or zero (the sign of -0), and |x| < 709 (beyond, libm: overflow).
+  DLA_V512 static __mmask8 fast(__m512d x) {
+    return __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f)) &
+           _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(709.0), _CMP_LT_OQ);
+  }
+  DLA_V512 static __m512d compute(__m512d x, const ExpRegs& T) {
+    const DD e = expm1_dd(x, T);
+    return _mm512_add_pd(e.hi, e.lo);
+  }
+  static double scalar(double x) { return std::expm1(x); }
+};
+
+// sinh, cosh, tanh of a = |x|. With H = exp(a) / 2 as a pair and e^-a / 2 = 1 / (4H) as a
+// pair (one division, one correction): cosh a = H + 1/(4H), sinh a = H - 1/(4H) from a = 0.25
+// on (the difference loses at most 2 bits of a pair's 100), and below 0.25 the Taylor series
+// of sinh to a^13 (the first omitted term is below 2^-56 of the result). tanh a = E / (E + 2),
+// E = expm1(2a) as a pair, with a clamped to 20 (tanh rounds to 1 from 19.07 on). Each result
+// is rounded once from a pair.
+template <ExpLogFn F>
+struct HyperbolicKernel {
+  // Not NaN, infinite or zero (libm keeps the sign of -0 and gives the limits).
+  DLA_V512 static __mmask8 fast(__m512d x) { return __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f)); }
+  DLA_V512 static __m512d compute(__m512d x, const ExpRegs& T) {
+    const __m512d a = _mm512_abs_pd(x);
+    __m512d y;
+    if constexpr (F == ExpLogFn::Tanh) {
+      const __m512d a2 = _mm512_mul_pd(set(2.0), _mm512_min_pd(a, set(20.0)));
+      const DD e = expm1_dd(a2, T);
+      const DD d = two_sum(e.hi, set(2.0));
+      const DD q = div_dd(e, {d.hi, _mm512_add_pd(d.lo, e.lo)});
+      y = _mm512_add_pd(q.hi, q.lo);
+    } else {
+      const DD h = half_exp_dd(_mm512_min_pd(a, set(710.5)), T);
+      // 1 / (4H) = g + g_lo: g ~ 0.25 / h.hi, corrected by the residual of g (4 h) against 1.
+      const __m512d g = _mm512_mul_pd(set(0.25), reciprocal(h.hi));
+      const __m512d res = _mm512_fnmadd_pd(g, h.lo, _mm512_fnmadd_pd(g, h.hi, set(0.25)));
+      const __m512d g_lo = _mm512_mul_pd(_mm512_mul_pd(res, g), set(4.0));
+      const __m512d sg = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g) : g;
+      const __m512d sg_lo = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g_lo) : g_lo;
+      const __m512d s = _mm512_add_pd(h.hi, sg);  // |h.hi| >= |g|: a fast two-sum
+      const __m512d s_err = _mm512_add_pd(_mm512_sub_pd(h.hi, s), sg);
+      y = _mm512_add_pd(s, _mm512_add_pd(s_err, _mm512_add_pd(h.lo, sg_lo)));
+      if constexpr (F == ExpLogFn::Sinh) {
+        const __m512d a2 = _mm512_mul_pd(a, a);
+        __m512d p = set(1.0 / 6227020800.0);  // 1/13!
+        constexpr double kInvFact[] = {1.0 / 39916800, 1.0 / 362880, 1.0 / 5040, 1.0 / 120, 1.0 / 6};
+        for (double c : kInvFact) p = fma(p, a2, set(c));
+        const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
+        y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.25), _CMP_LT_OQ), y, series);
+      }
+      // Where exp(a) / 2 overflows (a > 710.4758...), the pair's sums would make inf - inf.
+      y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(h.hi, set(HUGE_VAL), _CMP_EQ_OQ), y, set(HUGE_VAL));
+    }
+    if constexpr (F == ExpLogFn::Cosh) return y;
+    return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));  // y >= 0: the sign of x
+  }
+  static double scalar(double x) {
+    return F == ExpLogFn::Sinh ? std::sinh(x) : F == ExpLogFn::Cosh ? std::cosh(x) : std::tanh(x);
+  }
+};
+template <> struct Kernel<ExpLogFn::Sinh> : HyperbolicKernel<ExpLogFn::Sinh> {};
+template <> struct Kernel<ExpLogFn::Cosh> : HyperbolicKernel<ExpLogFn::Cosh> {};
+template <> struct Kernel<ExpLogFn::Tanh> : HyperbolicKernel<ExpLogFn::Tanh> {};
+
+// asinh, acosh, atanh of a = |x| through the log core on a double-double argument:
+// asinh a = log(a + sqrt(a^2 + 1)), acosh a = log(a + sqrt(a^2 - 1)) with a^2 -+ 1 exact as a
+// pair (so the cancellation near 1 costs nothing), atanh a = log((1 + a) / (1 - a)) / 2 with
+// the quotient as a pair; beyond 2^28 asinh and acosh are log(a) + ln 2 (the rest is below
+// 2^-56 of it). Near 0, where the logarithm's argument would lose a's last bits, the Taylor
+// series: asinh below 0.125 (to a^19), atanh below 0.0625 (to a^17).
+constexpr double kLn2 = 0x1.62e42fefa39efp-1, kLn2Tail = 0x1.abc9e3b39803fp-56;
+template <ExpLogFn F>
+struct InverseHyperbolicKernel {
+  DLA_V512 static __mmask8 fast(__m512d x) {
+    const __mmask8 finite_nonzero = __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f));
+    if constexpr (F == ExpLogFn::Asinh) return finite_nonzero;
+    else if constexpr (F == ExpLogFn::Acosh) return finite_nonzero & _mm512_cmp_pd_mask(x, set(1.0), _CMP_GE_OQ);
+    else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ);
+  }
+  // sqrt(hi + lo) as a pair (hi >= 0; none of the correction at 0). lo may reach 2^-20 of hi
+  // (acosh near 1: a^2 - 1 = 2d + d^2), hence a true division for the correction.
+  DLA_V512 static DD sqrt_dd(__m512d hi, __m512d lo) {
+    const __m512d root = _mm512_sqrt_pd(hi);
+    const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo);
+    const __mmask8 positive = _mm512_cmp_pd_mask(root, _mm512_setzero_pd(), _CMP_GT_OQ);
+    return {root, _mm512_maskz_div_pd(positive, _mm512_mul_pd(res, set(0.5)), root)};
+  }
+  DLA_V512 static __m512d compute(__m512d x, const LogRegs& T) {
+    const __m512d one = set(1.0);
+    const __m512d a = _mm512_abs_pd(x);
+    const __m512d a2 = _mm512_mul_pd(a, a);
+    if constexpr (F == ExpLogFn::Atanh) {
+      const DD n = two_sum(one, a), d = two_sum(one, _mm512_sub_pd(_mm512_setzero_pd(), a));
+      const DD q = div_dd(n, d);
+      // Renormalized: the log core takes a low part below half an ulp of the high one.
+      const __m512d qs = _mm512_add_pd(q.hi, q.lo);
+      const DD v = log_core<true>(qs, _mm512_add_pd(_mm512_sub_pd(q.hi, qs), q.lo), T);
+      const __m512d y = _mm512_mul_pd(set(0.5), _mm512_add_pd(v.hi, v.lo));
+      __m512d p = set(1.0 / 17);
+      for (int k = 15; k >= 3; k -= 2) p = fma(p, a2, set(1.0 / k));
+      const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
+      const __m512d r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.0625), _CMP_LT_OQ), y, series);
+      return _mm512_or_pd(r, _mm512_and_pd(x, set(-0.0)));
+    } else {
+      // Beyond 2^28, log(a) + ln 2; below, a held at 1 in the unused pair (a^2 stays finite).
+      const __mmask8 large = _mm512_cmp_pd_mask(a, set(0x1p28), _CMP_GE_OQ);
+      const __m512d b = _mm512_mask_blend_pd(large, a, one);
+      const __m512d p = _mm512_mul_pd(b, b);
+      const __m512d p_err = _mm512_fmsub_pd(b, b, p);
+      // a^2 +- 1 = s + s_lo: |p| >= 1 (acosh) or a two-sum (asinh).
+      DD sq;
+      if constexpr (F == ExpLogFn::Asinh) sq = two_sum(p, one);
+      else sq = {_mm512_sub_pd(p, one), _mm512_sub_pd(_mm512_sub_pd(p, _mm512_sub_pd(p, one)), one)};
+      const DD root = sqrt_dd(sq.hi, _mm512_add_pd(sq.lo, p_err));
+      const __m512d u = _mm512_add_pd(b, root.hi);  // b >= root.hi (acosh) or b + root > root
+      const __m512d big_side = _mm512_max_pd(b, root.hi), small_side = _mm512_min_pd(b, root.hi);
+      const __m512d u_sum_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(big_side, u), small_side), root.lo);
+      // Renormalized: root.lo may be far above an ulp of root (a^2 - 1's low part near 1),
+      // and the log core takes a low part below half an ulp.
+      const __m512d un = _mm512_add_pd(u, u_sum_lo);
+      const __m512d u_lo = _mm512_add_pd(_mm512_sub_pd(u, un), u_sum_lo);
+      const DD v = log_core<true>(_mm512_mask_blend_pd(large, un, a), _mm512_maskz_mov_pd(__mmask8(~large), u_lo), T);
+      // + ln 2 where large (v.hi >= 19 > ln 2: a fast two-sum).
+      const __m512d add = _mm512_maskz_mov_pd(large, set(kLn2));
+      const __m512d h = _mm512_add_pd(v.hi, add);
+      const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(v.hi, h), add),
+                                       _mm512_add_pd(v.lo, _mm512_maskz_mov_pd(large, set(kLn2Tail))));
+      __m512d y = _mm512_add_pd(h, lo);
+      if constexpr (F == ExpLogFn::Asinh) {
+        constexpr double kC[] = {-12155.0 / 1245184, 6435.0 / 557056, -143.0 / 10240, 231.0 / 13312, -63.0 / 2816,
+                                 35.0 / 1152,        -5.0 / 112,      3.0 / 40,       -1.0 / 6};
+        __m512d s = set(kC[0]);
+        for (int k = 1; k < 9; ++k) s = fma(s, a2, set(kC[k]));
+        const __m512d series = fma(_mm512_mul_pd(a, a2), s, a);
+        y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.125), _CMP_LT_OQ), y, series);
+        return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
+      }
+      return y;
+    }
+  }
+  static double scalar(double x) {
+    return F == ExpLogFn::Asinh ? std::asinh(x) : F == ExpLogFn::Acosh ? std::acosh(x) : std::atanh(x);
+  }
+};
+template <> struct Kernel<ExpLogFn::Asinh> : InverseHyperbolicKernel<ExpLogFn::Asinh> {};
+template <> struct Kernel<ExpLogFn::Acosh> : InverseHyperbolicKernel<ExpLogFn::Acosh> {};
+template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::Atanh> {};
+
 // The row: full vectors, then the tail under a mask (its idle lanes hold 1.0, on every fast
 // range); lanes off the fast range are recomputed from the saved arguments, so in == out works.
-template <ExpLogFn F>
-__attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* out, int64_t n) {
+DLA_V512 void load_regs(LogRegs* r) {
   const LogTable& t = log_table();
-  const LogRegs T{load16(t.invc), load16(t.logc_hi), load16(t.logc_lo)};
+  *r = {load16(t.invc), load16(t.logc_hi), load16(t.logc_lo)};
+}
+DLA_V512 void load_regs(ExpRegs* r) {
+  const ExpTable& t = exp_table();
+  *r = {load16(t.hi), load16(t.lo)};
+}
+
+template <ExpLogFn F, class Regs>
+__attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* out, int64_t n) {
+  Regs T;
+  load_regs(&T);
   for (int64_t i = 0; i < n; i += 8) {
     const __mmask8 live = n - i >= 8 ? __mmask8(0xff) : __mmask8((1u << (n - i)) - 1);
     const __m512d x = _mm512_mask_loadu_pd(set(1.0), live, in + i);
@@ -170,10 +438,17 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* ou
 bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) {
   if (vector_level() != VectorLevel::Avx512) return false;
   switch (fn) {
-    case ExpLogFn::Log: row<ExpLogFn::Log>(in, out, n); return true;
-    case ExpLogFn::Log2: row<ExpLogFn::Log2>(in, out, n); return true;
-    case ExpLogFn::Log10: row<ExpLogFn::Log10>(in, out, n); return true;
-    case ExpLogFn::Log1p: row<ExpLogFn::Log1p>(in, out, n); return true;
+    case ExpLogFn::Log: row<ExpLogFn::Log, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Log2: row<ExpLogFn::Log2, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Log10: row<ExpLogFn::Log10, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Log1p: row<ExpLogFn::Log1p, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Expm1: row<ExpLogFn::Expm1, ExpRegs>(in, out, n); return true;
+    case ExpLogFn::Sinh: row<ExpLogFn::Sinh, ExpRegs>(in, out, n); return true;
+    case ExpLogFn::Cosh: row<ExpLogFn::Cosh, ExpRegs>(in, out, n); return true;
+    case ExpLogFn::Tanh: row<ExpLogFn::Tanh, ExpRegs>(in, out, n); return true;
+    case ExpLogFn::Asinh: row<ExpLogFn::Asinh, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Atanh: row<ExpLogFn::Atanh, LogRegs>(in, out, n); return true;
     default: return false;
   }
 }

@@ -62,7 +62,7 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 // X(name, float32 AVX-512 default, float64 AVX-512 default, float32 AVX2 default,
 //   float64 AVX2 default, float32 accurate, float64 accurate); the name is libm's / libmvec's.
 #define DLA_VECTOR_MATH_POLICY(X)                                                                      \
-  X(exp, Vector, Own, Own, Own, Own, Own) X(expm1, Vector, Vector, Widened, Scalar, Widened, Scalar)  \
+  X(exp, Vector, Own, Own, Own, Own, Own) X(expm1, Vector, Own, Widened, Scalar, Widened, Own)  \
   X(log, Vector, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
   X(log2, Vector, Own, Widened, Own, Widened, Own) X(log10, Vector, Own, Vector, Own, Widened, Own) \
   X(sin, Vector, Scalar, Own, Scalar, Own, Scalar) X(cos, Vector, Scalar, Own, Scalar, Own, Scalar)   \
@@ -72,10 +72,10 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(atan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
   X(sinh, Vector, Vector, Vector, Own, Widened, Own)                                            \
   X(cosh, Vector, Vector, Widened, Own, Widened, Own)                                           \
-  X(tanh, Vector, Vector, Vector, Own, Widened, Own)                                            \
-  X(asinh, Vector, Vector, Widened, Own, Widened, Own)                                          \
-  X(acosh, Vector, Vector, Widened, Own, Widened, Own)                                          \
-  X(atanh, Vector, Vector, Widened, Own, Widened, Own)
+  X(tanh, Vector, Own, Vector, Own, Widened, Own)                                            \
+  X(asinh, Vector, Own, Widened, Own, Widened, Own)                                          \
+  X(acosh, Vector, Own, Widened, Own, Widened, Own)                                          \
+  X(atanh, Vector, Own, Widened, Own, Widened, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -204,6 +204,7 @@ LoopFn own_float32_loop(OpId op) {
 LoopFn own_float64_loop(OpId op) {
   switch (op) {
     case OpId::exp: return &own_loop<ExpLogFn::Exp>;
+    case OpId::expm1: return &own_loop<ExpLogFn::Expm1>;
     case OpId::log: return &own_loop<ExpLogFn::Log>;
     case OpId::log2: return &own_loop<ExpLogFn::Log2>;
     case OpId::log10: return &own_loop<ExpLogFn::Log10>;
