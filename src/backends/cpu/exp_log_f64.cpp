@@ -362,6 +362,10 @@ DLA_IVDEP
         case ExpLogFn::Asinh: block<ExpLogFn::Asinh>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Acosh: block<ExpLogFn::Acosh>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Atanh: block<ExpLogFn::Atanh>(x, out + i0, m, T); break;                    \
+        /* AVX-512 only (math_avx512_f64.h): never chosen here, libm's values if asked */           \
+        case ExpLogFn::Atan: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::atan(x[i]); break; \
+        case ExpLogFn::Asin: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::asin(x[i]); break; \
+        case ExpLogFn::Acos: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::acos(x[i]); break; \
       }                                                                                         \
     }                                                                                           \
   }

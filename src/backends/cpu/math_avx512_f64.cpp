@@ -404,6 +404,119 @@ template <> struct Kernel<ExpLogFn::Asinh> : InverseHyperbolicKernel<ExpLogFn::A
 template <> struct Kernel<ExpLogFn::Acosh> : InverseHyperbolicKernel<ExpLogFn::Acosh> {};
 template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::Atanh> {};
 
+// ---- atan, asin, acos: one atan2 of non-negative double-double arguments ------------------
+// atan2(y, x) = atan(b) or pi/2 - atan(b), b = min/max in [0, 1] as a pair; atan(b) =
+// atan(c) + atan(z), c = j/16 <= b (j = floor(16 b)), z = (b - c) / (1 + b c) in [0, 1/16]
+// as a pair (b - c is exact), atan(z) = z + z^3 Q(z^2) to z^13 (the next term is below 2^-59
+// of z). asin x = atan2(|x|, sqrt(1 - x^2)) and acos x = atan2(sqrt(1 - x^2), x) with
+// 1 - x^2 = (1 - x)(1 + x) as a pair, so that nothing is lost near +-1.
+constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
+constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
+
+struct AtanTable {
+  alignas(64) double hi[16];  // atan(j / 16) = hi + lo
+  alignas(64) double lo[16];
+  AtanTable() {
+    for (int j = 0; j < 16; ++j) {
+      const long double v = std::atan(static_cast<long double>(j) / 16);
+      hi[j] = static_cast<double>(v);
+      lo[j] = static_cast<double>(v - hi[j]);
+    }
+  }
+};
+const AtanTable& atan_table() {
+  static const AtanTable t;
+  return t;
+}
+struct AtanRegs {
+  Table16 hi, lo;
+};
+DLA_V512 void load_regs(AtanRegs* r) {
+  const AtanTable& t = atan_table();
+  *r = {load16(t.hi), load16(t.lo)};
+}
+
+// hi + lo renormalized (|hi| >= |lo| or hi = 0), so that lo is within half an ulp of hi.
+DLA_V512 DD renormalize(DD v) {
+  const __m512d s = _mm512_add_pd(v.hi, v.lo);
+  return {s, _mm512_add_pd(_mm512_sub_pd(v.hi, s), v.lo)};
+}
+
+// atan2(y, x) for non-negative pairs, not both zero.
+DLA_V512 DD atan2_nonnegative(DD y, DD x, const AtanRegs& T) {
+  const __mmask8 swap = _mm512_cmp_pd_mask(y.hi, x.hi, _CMP_GT_OQ);
+  const DD num = {_mm512_mask_blend_pd(swap, y.hi, x.hi), _mm512_mask_blend_pd(swap, y.lo, x.lo)};
+  const DD den = {_mm512_mask_blend_pd(swap, x.hi, y.hi), _mm512_mask_blend_pd(swap, x.lo, y.lo)};
+  const DD b = renormalize(div_dd(num, den));
+  const __m512d jf = _mm512_min_pd(_mm512_roundscale_pd(_mm512_mul_pd(b.hi, set(16.0)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
+                                   set(15.0));
+  const __m512d c = _mm512_mul_pd(jf, set(1.0 / 16));
+  const __m512i j = _mm512_cvttpd_epi64(jf);
+  const __m512d one = set(1.0);
+  // 1 + b c = d + d_lo (1 - d is exact, d in [1, 2)).
+  const __m512d d = fma(b.hi, c, one);
+  const __m512d d_lo = fma(b.lo, c, fma(b.hi, c, _mm512_sub_pd(one, d)));
+  const DD z = renormalize(div_dd({_mm512_sub_pd(b.hi, c), b.lo}, {d, d_lo}));
+  const __m512d t = _mm512_mul_pd(z.hi, z.hi);
+  __m512d q = set(1.0 / 13);
+  for (int k = 11; k >= 3; k -= 2) q = fma(q, t, set(((k / 2) % 2 ? -1.0 : 1.0) / k));
+  const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(z.hi, t), q);
+  // atan(b) = atan(c) + z + z_lo (1 - z^2) + tail; atan(c) >= z or c = 0: a fast two-sum.
+  const __m512d a_hi = lookup(T.hi, j), a_lo = lookup(T.lo, j);
+  const __m512d s = _mm512_add_pd(a_hi, z.hi);
+  const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(a_hi, s), z.hi), a_lo),
+                                   _mm512_add_pd(_mm512_fnmadd_pd(z.lo, t, z.lo), tail));
+  // Swapped: pi/2 - atan(b) (pi/2 >= atan(b): a fast two-sum).
+  const __m512d h = _mm512_sub_pd(set(kPio2Hi), s);
+  const __m512d h_lo = _mm512_add_pd(_mm512_sub_pd(_mm512_sub_pd(set(kPio2Hi), h), s),
+                                     _mm512_sub_pd(set(kPio2Lo), lo));
+  return {_mm512_mask_blend_pd(swap, s, h), _mm512_mask_blend_pd(swap, lo, h_lo)};
+}
+
+template <ExpLogFn F>
+struct ArcKernel {
+  DLA_V512 static __mmask8 fast(__m512d x) {
+    const __mmask8 finite_nonzero = __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f));
+    if constexpr (F == ExpLogFn::Atan) return finite_nonzero;
+    else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LE_OQ);
+  }
+  DLA_V512 static __m512d compute(__m512d x, const AtanRegs& T) {
+    const __m512d a = _mm512_abs_pd(x), zero = _mm512_setzero_pd(), one = set(1.0);
+    const __m512d sign = _mm512_and_pd(x, set(-0.0));
+    if constexpr (F == ExpLogFn::Atan) {
+      const DD v = atan2_nonnegative({a, zero}, {one, zero}, T);
+      return _mm512_or_pd(_mm512_add_pd(v.hi, v.lo), sign);
+    } else {
+      // sqrt((1 - a)(1 + a)) as a pair.
+      const DD m = two_sum(one, _mm512_sub_pd(zero, a)), p = two_sum(one, a);
+      const __m512d pr = _mm512_mul_pd(m.hi, p.hi);
+      const __m512d pr_lo = _mm512_add_pd(_mm512_fmsub_pd(m.hi, p.hi, pr), fma(m.hi, p.lo, _mm512_mul_pd(m.lo, p.hi)));
+      const __m512d root = _mm512_sqrt_pd(pr);
+      const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, pr), pr_lo);
+      const __mmask8 positive = _mm512_cmp_pd_mask(root, zero, _CMP_GT_OQ);
+      const DD w = renormalize({root, _mm512_maskz_div_pd(positive, _mm512_mul_pd(res, set(0.5)), root)});
+      if constexpr (F == ExpLogFn::Asin) {
+        const DD v = atan2_nonnegative({a, zero}, w, T);
+        return _mm512_or_pd(_mm512_add_pd(v.hi, v.lo), sign);
+      } else {
+        const DD v = atan2_nonnegative(w, {a, zero}, T);
+        // x < 0: pi - v (pi > v: a fast two-sum).
+        const __m512d h = _mm512_sub_pd(set(kPiHi), v.hi);
+        const __m512d h_lo = _mm512_add_pd(_mm512_sub_pd(_mm512_sub_pd(set(kPiHi), h), v.hi),
+                                           _mm512_sub_pd(set(kPiLo), v.lo));
+        const __mmask8 negative = _mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ);
+        return _mm512_mask_blend_pd(negative, _mm512_add_pd(v.hi, v.lo), _mm512_add_pd(h, h_lo));
+      }
+    }
+  }
+  static double scalar(double x) {
+    return F == ExpLogFn::Atan ? std::atan(x) : F == ExpLogFn::Asin ? std::asin(x) : std::acos(x);
+  }
+};
+template <> struct Kernel<ExpLogFn::Atan> : ArcKernel<ExpLogFn::Atan> {};
+template <> struct Kernel<ExpLogFn::Asin> : ArcKernel<ExpLogFn::Asin> {};
+template <> struct Kernel<ExpLogFn::Acos> : ArcKernel<ExpLogFn::Acos> {};
+
 // The row: full vectors, then the tail under a mask (its idle lanes hold 1.0, on every fast
 // range); lanes off the fast range are recomputed from the saved arguments, so in == out works.
 DLA_V512 void load_regs(LogRegs* r) {
@@ -449,6 +562,9 @@ bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) 
     case ExpLogFn::Asinh: row<ExpLogFn::Asinh, LogRegs>(in, out, n); return true;
     case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n); return true;
     case ExpLogFn::Atanh: row<ExpLogFn::Atanh, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Atan: row<ExpLogFn::Atan, AtanRegs>(in, out, n); return true;
+    case ExpLogFn::Asin: row<ExpLogFn::Asin, AtanRegs>(in, out, n); return true;
+    case ExpLogFn::Acos: row<ExpLogFn::Acos, AtanRegs>(in, out, n); return true;
     default: return false;
   }
 }

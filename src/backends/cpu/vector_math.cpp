@@ -2,6 +2,7 @@
 // (see vector_math.h), and the loops that call it.
 #include "backends/cpu/vector_math.h"
 
+#include "backends/cpu/cpu_features.h"
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/float32_math.h"
 
@@ -67,9 +68,9 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(log2, Vector, Own, Widened, Own, Widened, Own) X(log10, Vector, Own, Vector, Own, Widened, Own) \
   X(sin, Vector, Scalar, Own, Scalar, Own, Scalar) X(cos, Vector, Scalar, Own, Scalar, Own, Scalar)   \
   X(tan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                            \
-  X(asin, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
-  X(acos, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
-  X(atan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                           \
+  X(asin, Vector, Own, Widened, Scalar, Widened, Own)                                           \
+  X(acos, Vector, Own, Widened, Scalar, Widened, Own)                                           \
+  X(atan, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(sinh, Vector, Vector, Vector, Own, Widened, Own)                                            \
   X(cosh, Vector, Vector, Widened, Own, Widened, Own)                                           \
   X(tanh, Vector, Own, Vector, Own, Widened, Own)                                            \
@@ -215,6 +216,10 @@ LoopFn own_float64_loop(OpId op) {
     case OpId::asinh: return &own_loop<ExpLogFn::Asinh>;
     case OpId::acosh: return &own_loop<ExpLogFn::Acosh>;
     case OpId::atanh: return &own_loop<ExpLogFn::Atanh>;
+    // Ours on AVX-512 only (elsewhere the policy keeps glibc's scalar functions).
+    case OpId::atan: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Atan> : nullptr;
+    case OpId::asin: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Asin> : nullptr;
+    case OpId::acos: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Acos> : nullptr;
     default: return nullptr;
   }
 }
