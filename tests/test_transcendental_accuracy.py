@@ -204,15 +204,17 @@ def test_float64_matches_math_module_on_reference_points():
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "expm1", "log1p", "sin", "cos", "tan",
-                                  "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"])
+                                  "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"])
 def test_special_values_are_libms(name, dtype):
     # Zeros, infinities, NaN, negative arguments, overflow and subnormal results, mixed
     # into a block with ordinary values (the vector loops recompute these separately), and
-    # the edges of the vector loops' fast ranges (709, 710.5, 2**28, +-1).
+    # the edges of the vector loops' fast ranges (709, 710.5, 2**28, +-1; float32's 150 and
+    # 2**20) and of their forms (asin/acos at +-1/2, float32 sinh at 1/4, atanh at 1/8).
     x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1.0, 710.0, -746.0, -708.6, -707.5, 707.5, 1e-310,
                   5e-324, -5e-324, 89.0, -104.0, 2.0, 709.0, -709.0, 710.47, -710.47, 710.5, 711.0, 2.0**28,
                   -2.0**28, 1e300, -1e300, 0.9999999999999999, -0.9999999999999999, 1.0000000000000002, 22.0,
-                  19.5, 0.25, 0.125, 0.0625] * 20)
+                  19.5, 0.25, 0.125, 0.0625, 0.5, -0.5, 0.5000000000000001, -0.49999999999999994, 150.0,
+                  -150.0, 149.99998, 2.0**20, -2.0**20, 1048575.9, 0.24999999, -0.12499999] * 20)
     with np.errstate(all="ignore"):
         x = x.astype(dtype)  # float32: the large ones overflow to inf, which is one more special
         want = getattr(np, name)(x)
@@ -224,22 +226,24 @@ def test_special_values_are_libms(name, dtype):
     np.testing.assert_allclose(got[~special], want[~special], rtol=4 * np.finfo(dtype).eps)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", FUNCS)
-def test_a_value_gives_the_same_result_in_every_lane_and_tail(name):
+def test_a_value_gives_the_same_result_in_every_lane_and_tail(name, dtype):
     # The vector loops run 8 or 16 lanes and a masked tail: a value's result must not depend
     # on where in the row it sits, nor on the row's length.
     rng = np.random.default_rng(7)
-    base = np.concatenate([rng.uniform(-3, 3, 20), [0.5, 1.5, 0.01, 700.0, -0.3]])
+    base = np.concatenate([rng.uniform(-3, 3, 36), [0.5, 1.5, 0.01, 700.0, -0.3, 0.2, -0.1]])
     if name in ("log", "log2", "log10", "acosh"):
         base = np.abs(base) + 1.0
     elif name in ("asin", "acos", "atanh"):
         base = np.tanh(base)
     elif name == "log1p":
         base = np.abs(base)
+    base = base.astype(dtype)
     f = getattr(dl, name)
     with np.errstate(all="ignore"):
-        alone = np.array([float(f(dl.asarray(v))) for v in base])
-        for n in range(1, 18):
+        alone = np.array([float(f(dl.asarray(v))) for v in base], dtype=dtype)
+        for n in range(1, 34):
             for start in (0, 3):
                 part = base[start : start + n]
                 got = np.from_dlpack(f(dl.asarray(part)))

@@ -1,6 +1,7 @@
 // float32_math.cpp — float32 exp/log/sin/cos through float64 arithmetic (see float32_math.h).
 #include "backends/cpu/float32_math.h"
 #include "backends/cpu/cpu_features.h"
+#include "backends/cpu/math_avx512_f32.h"
 
 #include <cmath>
 #include <cstring>
@@ -116,6 +117,8 @@ DLA_IVDEP
         case Float32Fn::Log: block<Float32Fn::Log>(x, out + i0, m); break;                       \
         case Float32Fn::Sin: block<Float32Fn::Sin>(x, out + i0, m); break;                       \
         case Float32Fn::Cos: block<Float32Fn::Cos>(x, out + i0, m); break;                       \
+        case Float32Fn::Sinh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::sinh(x[i]); break; \
+        case Float32Fn::Atanh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::atanh(x[i]); break; \
       }                                                                                          \
     }                                                                                            \
   }
@@ -136,6 +139,8 @@ RowFn row() {
 
 bool float32_math_available() { return row() != nullptr; }
 
-void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n) { row()(fn, in, out, n); }
+void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n) {
+  if (!math_avx512_f32_row(fn, in, out, n)) row()(fn, in, out, n);
+}
 
 }  // namespace dla::cpu

@@ -16,9 +16,11 @@
 
 namespace dla::cpu {
 
-enum class Float32Fn : uint8_t { Exp, Log, Sin, Cos };
+// Sinh and Atanh have AVX-512 loops only (math_avx512_f32.h); elsewhere libm's scalar values.
+enum class Float32Fn : uint8_t { Exp, Log, Sin, Cos, Sinh, Atanh };
 
-// out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory.
+// out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory. On AVX-512 the
+// loops of math_avx512_f32.h run instead (faster, same bound).
 void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n);
 
 // Whether the vector variants can run here (AVX2 and FMA, or AVX-512).

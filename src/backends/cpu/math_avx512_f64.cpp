@@ -245,6 +245,13 @@ DLA_V512 __m512d reciprocal(__m512d d) {
   return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
 }
 
+// 1 / d to about 2^-56 relative: a second Newton step. For corrections that may be large
+// next to their pair's high part, where a division would cost as much as the rest of the loop.
+DLA_V512 __m512d reciprocal_fine(__m512d d) {
+  const __m512d g = reciprocal(d);
+  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
+}
+
 // n / (d.hi + d.lo) as a double-double, for n = n.hi + n.lo (to about 2^-56 relative).
 DLA_V512 DD div_dd(DD n, DD d) {
   const __m512d rcp = reciprocal(d.hi);
@@ -336,12 +343,12 @@ struct InverseHyperbolicKernel {
     else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ);
   }
   // sqrt(hi + lo) as a pair (hi >= 0; none of the correction at 0). lo may reach 2^-20 of hi
-  // (acosh near 1: a^2 - 1 = 2d + d^2), hence a true division for the correction.
+  // (acosh near 1: a^2 - 1 = 2d + d^2), hence the finer reciprocal for the correction.
   DLA_V512 static DD sqrt_dd(__m512d hi, __m512d lo) {
     const __m512d root = _mm512_sqrt_pd(hi);
     const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo);
     const __mmask8 positive = _mm512_cmp_pd_mask(root, _mm512_setzero_pd(), _CMP_GT_OQ);
-    return {root, _mm512_maskz_div_pd(positive, _mm512_mul_pd(res, set(0.5)), root)};
+    return {root, _mm512_maskz_mul_pd(positive, _mm512_mul_pd(res, set(0.5)), reciprocal_fine(root))};
   }
   DLA_V512 static __m512d compute(__m512d x, const LogRegs& T) {
     const __m512d one = set(1.0);
@@ -404,12 +411,11 @@ template <> struct Kernel<ExpLogFn::Asinh> : InverseHyperbolicKernel<ExpLogFn::A
 template <> struct Kernel<ExpLogFn::Acosh> : InverseHyperbolicKernel<ExpLogFn::Acosh> {};
 template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::Atanh> {};
 
-// ---- atan, asin, acos: one atan2 of non-negative double-double arguments ------------------
-// atan2(y, x) = atan(b) or pi/2 - atan(b), b = min/max in [0, 1] as a pair; atan(b) =
-// atan(c) + atan(z), c = j/16 <= b (j = floor(16 b)), z = (b - c) / (1 + b c) in [0, 1/16]
-// as a pair (b - c is exact), atan(z) = z + z^3 Q(z^2) to z^13 (the next term is below 2^-59
-// of z). asin x = atan2(|x|, sqrt(1 - x^2)) and acos x = atan2(sqrt(1 - x^2), x) with
-// 1 - x^2 = (1 - x)(1 + x) as a pair, so that nothing is lost near +-1.
+// ---- atan ----------------------------------------------------------------------------------
+// atan a (a = |x|) = atan(b) for a <= 1, pi/2 - atan(b) above, b = 1/a as a pair (the
+// reciprocal corrected by its exact residual); atan(b) = atan(c) + atan(z), c = j/16 <= b
+// (j = floor(16 b)), z = (b - c) / (1 + b c) in [0, 1/16] as a pair (b - c is exact),
+// atan(z) = z + z^3 Q(z^2) to z^13 (the next term is below 2^-59 of z).
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
@@ -442,80 +448,104 @@ DLA_V512 DD renormalize(DD v) {
   return {s, _mm512_add_pd(_mm512_sub_pd(v.hi, s), v.lo)};
 }
 
-// atan2(y, x) for non-negative pairs, not both zero.
-DLA_V512 DD atan2_nonnegative(DD y, DD x, const AtanRegs& T) {
-  const __mmask8 swap = _mm512_cmp_pd_mask(y.hi, x.hi, _CMP_GT_OQ);
-  const DD num = {_mm512_mask_blend_pd(swap, y.hi, x.hi), _mm512_mask_blend_pd(swap, y.lo, x.lo)};
-  const DD den = {_mm512_mask_blend_pd(swap, x.hi, y.hi), _mm512_mask_blend_pd(swap, x.lo, y.lo)};
-  const DD b = renormalize(div_dd(num, den));
-  const __m512d jf = _mm512_min_pd(_mm512_roundscale_pd(_mm512_mul_pd(b.hi, set(16.0)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
-                                   set(15.0));
-  const __m512d c = _mm512_mul_pd(jf, set(1.0 / 16));
-  const __m512i j = _mm512_cvttpd_epi64(jf);
-  const __m512d one = set(1.0);
-  // 1 + b c = d + d_lo (1 - d is exact, d in [1, 2)).
-  const __m512d d = fma(b.hi, c, one);
-  const __m512d d_lo = fma(b.lo, c, fma(b.hi, c, _mm512_sub_pd(one, d)));
-  const DD z = renormalize(div_dd({_mm512_sub_pd(b.hi, c), b.lo}, {d, d_lo}));
-  const __m512d t = _mm512_mul_pd(z.hi, z.hi);
-  __m512d q = set(1.0 / 13);
-  for (int k = 11; k >= 3; k -= 2) q = fma(q, t, set(((k / 2) % 2 ? -1.0 : 1.0) / k));
-  const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(z.hi, t), q);
-  // atan(b) = atan(c) + z + z_lo (1 - z^2) + tail; atan(c) >= z or c = 0: a fast two-sum.
-  const __m512d a_hi = lookup(T.hi, j), a_lo = lookup(T.lo, j);
-  const __m512d s = _mm512_add_pd(a_hi, z.hi);
-  const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(a_hi, s), z.hi), a_lo),
-                                   _mm512_add_pd(_mm512_fnmadd_pd(z.lo, t, z.lo), tail));
-  // Swapped: pi/2 - atan(b) (pi/2 >= atan(b): a fast two-sum).
-  const __m512d h = _mm512_sub_pd(set(kPio2Hi), s);
-  const __m512d h_lo = _mm512_add_pd(_mm512_sub_pd(_mm512_sub_pd(set(kPio2Hi), h), s),
-                                     _mm512_sub_pd(set(kPio2Lo), lo));
-  return {_mm512_mask_blend_pd(swap, s, h), _mm512_mask_blend_pd(swap, lo, h_lo)};
+// c_hi + c_lo - (w_hi + w_lo), rounded once, where |c_hi| >= |w_hi| or c_hi = 0 (a fast
+// two-sum of the high parts; the low parts join the error term).
+DLA_V512 __m512d difference(__m512d c_hi, __m512d c_lo, __m512d w_hi, __m512d w_lo) {
+  const __m512d h = _mm512_sub_pd(c_hi, w_hi);
+  const __m512d err = _mm512_sub_pd(_mm512_sub_pd(c_hi, h), w_hi);
+  return _mm512_add_pd(h, _mm512_add_pd(err, _mm512_sub_pd(c_lo, w_lo)));
 }
 
-template <ExpLogFn F>
-struct ArcKernel {
-  DLA_V512 static __mmask8 fast(__m512d x) {
-    const __mmask8 finite_nonzero = __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f));
-    if constexpr (F == ExpLogFn::Atan) return finite_nonzero;
-    else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LE_OQ);
-  }
+template <>
+struct Kernel<ExpLogFn::Atan> {
+  DLA_V512 static __mmask8 fast(__m512d x) { return __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f)); }  // finite, nonzero
   DLA_V512 static __m512d compute(__m512d x, const AtanRegs& T) {
-    const __m512d a = _mm512_abs_pd(x), zero = _mm512_setzero_pd(), one = set(1.0);
-    const __m512d sign = _mm512_and_pd(x, set(-0.0));
-    if constexpr (F == ExpLogFn::Atan) {
-      const DD v = atan2_nonnegative({a, zero}, {one, zero}, T);
-      return _mm512_or_pd(_mm512_add_pd(v.hi, v.lo), sign);
+    const __m512d a = _mm512_abs_pd(x), one = set(1.0);
+    const __mmask8 inverted = _mm512_cmp_pd_mask(a, one, _CMP_GT_OQ);
+    const __m512d g = reciprocal_fine(a);
+    const __m512d g_lo = _mm512_mul_pd(_mm512_fnmadd_pd(a, g, one), g);  // (1 - a g) / a
+    const __m512d b = _mm512_mask_blend_pd(inverted, a, g), b_lo = _mm512_maskz_mov_pd(inverted, g_lo);
+    const __m512d jf = _mm512_min_pd(_mm512_roundscale_pd(_mm512_mul_pd(b, set(16.0)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
+                                     set(15.0));
+    const __m512d c = _mm512_mul_pd(jf, set(1.0 / 16));
+    const __m512i j = _mm512_cvttpd_epi64(jf);
+    // 1 + b c = d + d_lo (1 - d is exact, d in [1, 2)).
+    const __m512d d = fma(b, c, one);
+    const __m512d d_lo = fma(b_lo, c, fma(b, c, _mm512_sub_pd(one, d)));
+    const DD z = renormalize(div_dd({_mm512_sub_pd(b, c), b_lo}, {d, d_lo}));
+    const __m512d t = _mm512_mul_pd(z.hi, z.hi);
+    __m512d q = set(1.0 / 13);
+    for (int k = 11; k >= 3; k -= 2) q = fma(q, t, set(((k / 2) % 2 ? -1.0 : 1.0) / k));
+    const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(z.hi, t), q);
+    // atan(b) = atan(c) + z + z_lo (1 - z^2) + tail; atan(c) >= z or c = 0: a fast two-sum.
+    const __m512d a_hi = lookup(T.hi, j), a_lo = lookup(T.lo, j);
+    const __m512d s = _mm512_add_pd(a_hi, z.hi);
+    const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(a_hi, s), z.hi), a_lo),
+                                     _mm512_add_pd(_mm512_fnmadd_pd(z.lo, t, z.lo), tail));
+    // Inverted: pi/2 - atan(b), pi/2 > atan(b).
+    const __m512d y = _mm512_mask_blend_pd(inverted, _mm512_add_pd(s, lo), difference(set(kPio2Hi), set(kPio2Lo), s, lo));
+    return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
+  }
+  static double scalar(double x) { return std::atan(x); }
+};
+
+// ---- asin, acos ----------------------------------------------------------------------------
+// As fdlibm splits them: for a = |x| <= 1/2, asin a = a + a t P(t), t = a^2; above,
+// asin a = pi/2 - 2 asin(s), s = sqrt(z), z = (1 - a)/2 (exact), asin s = s + s z P(z), s
+// corrected by its exact residual. P fitted (least squares on 300 Chebyshev nodes of [0, 1/4],
+// 200-bit mpmath, relative weight) to 2^-52.8 of itself; the P terms are below 0.05 of a
+// result, so they add under 2^-57 to its error. acos x = pi/2 - asin x, 2 asin s (x > 1/2),
+// pi - 2 asin s (x < -1/2). Each result is one fast two-sum of its leading terms, rounded once.
+constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6db6db6e3229fp-5, 0x1.f1c71c1d8e48bp-6,
+                               0x1.6e8bb1cd66907p-6, 0x1.1c4d3554d4a60p-6, 0x1.c9cf1583f4f8ap-7, 0x1.7825c969117d2p-7,
+                               0x1.5245788818a3bp-7, 0x1.658cae98b8d36p-8, 0x1.1d2c1dd0ab0adp-6, -0x1.e6e6e68f1d446p-7,
+                               0x1.d73f773c8915ap-6};
+struct NoRegs {};
+DLA_V512 void load_regs(NoRegs*) {}
+
+template <ExpLogFn F>
+struct ArcSineKernel {
+  DLA_V512 static __mmask8 fast(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LE_OQ); }
+  DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
+    const __m512d a = _mm512_abs_pd(x), zero = _mm512_setzero_pd();
+    const __mmask8 big = _mm512_cmp_pd_mask(a, set(0.5), _CMP_GT_OQ);
+    const __m512d z = _mm512_mask_blend_pd(big, _mm512_mul_pd(a, a), _mm512_mul_pd(_mm512_sub_pd(set(1.0), a), set(0.5)));
+    __m512d p = set(kAsinP[12]);
+    for (int i = 11; i >= 0; --i) p = fma(p, z, set(kAsinP[i]));
+    const __m512d root = _mm512_sqrt_pd(z);
+    // (z - root^2) / (2 root): the residual is exact, a small correction (no division needed).
+    const __m512d root_lo = _mm512_maskz_mul_pd(_mm512_cmp_pd_mask(root, zero, _CMP_GT_OQ), _mm512_fnmadd_pd(root, root, z),
+                                                _mm512_mul_pd(set(0.5), reciprocal(root)));
+    const __m512d s = _mm512_mask_blend_pd(big, a, root), s_lo = _mm512_maskz_mov_pd(big, root_lo);
+    const __m512d u = _mm512_add_pd(s_lo, _mm512_mul_pd(s, _mm512_mul_pd(z, p)));  // asin s - s
+    // Big: w = 2 asin s; small: w = asin a (asin) or its signed value (acos).
+    const __m512d two = set(2.0);
+    if constexpr (F == ExpLogFn::Asin) {
+      // small: 0 - (-a - u); big: pi/2 - (2s + 2u).
+      const __m512d c_hi = _mm512_maskz_mov_pd(big, set(kPio2Hi)), c_lo = _mm512_maskz_mov_pd(big, set(kPio2Lo));
+      const __m512d w_hi = _mm512_mask_blend_pd(big, _mm512_sub_pd(zero, s), _mm512_mul_pd(two, s));
+      const __m512d w_lo = _mm512_mask_blend_pd(big, _mm512_sub_pd(zero, u), _mm512_mul_pd(two, u));
+      return _mm512_or_pd(difference(c_hi, c_lo, w_hi, w_lo), _mm512_and_pd(x, set(-0.0)));
     } else {
-      // sqrt((1 - a)(1 + a)) as a pair.
-      const DD m = two_sum(one, _mm512_sub_pd(zero, a)), p = two_sum(one, a);
-      const __m512d pr = _mm512_mul_pd(m.hi, p.hi);
-      const __m512d pr_lo = _mm512_add_pd(_mm512_fmsub_pd(m.hi, p.hi, pr), fma(m.hi, p.lo, _mm512_mul_pd(m.lo, p.hi)));
-      const __m512d root = _mm512_sqrt_pd(pr);
-      const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, pr), pr_lo);
-      const __mmask8 positive = _mm512_cmp_pd_mask(root, zero, _CMP_GT_OQ);
-      const DD w = renormalize({root, _mm512_maskz_div_pd(positive, _mm512_mul_pd(res, set(0.5)), root)});
-      if constexpr (F == ExpLogFn::Asin) {
-        const DD v = atan2_nonnegative({a, zero}, w, T);
-        return _mm512_or_pd(_mm512_add_pd(v.hi, v.lo), sign);
-      } else {
-        const DD v = atan2_nonnegative(w, {a, zero}, T);
-        // x < 0: pi - v (pi > v: a fast two-sum).
-        const __m512d h = _mm512_sub_pd(set(kPiHi), v.hi);
-        const __m512d h_lo = _mm512_add_pd(_mm512_sub_pd(_mm512_sub_pd(set(kPiHi), h), v.hi),
-                                           _mm512_sub_pd(set(kPiLo), v.lo));
-        const __mmask8 negative = _mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ);
-        return _mm512_mask_blend_pd(negative, _mm512_add_pd(v.hi, v.lo), _mm512_add_pd(h, h_lo));
-      }
+      // small: pi/2 - (x + sign u); x > 1/2: 0 - (-2s - 2u); x < -1/2: pi - (2s + 2u).
+      const __mmask8 negative = _mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ);
+      const __mmask8 big_pos = big & ~negative, big_neg = big & negative;
+      const __m512d u_signed = _mm512_or_pd(u, _mm512_and_pd(x, set(-0.0)));  // u >= 0
+      __m512d c_hi = _mm512_mask_blend_pd(big_neg, set(kPio2Hi), set(kPiHi));
+      __m512d c_lo = _mm512_mask_blend_pd(big_neg, set(kPio2Lo), set(kPiLo));
+      c_hi = _mm512_mask_mov_pd(c_hi, big_pos, zero);
+      c_lo = _mm512_mask_mov_pd(c_lo, big_pos, zero);
+      __m512d w_hi = _mm512_mask_blend_pd(big, x, _mm512_mul_pd(two, s));
+      __m512d w_lo = _mm512_mask_blend_pd(big, u_signed, _mm512_mul_pd(two, u));
+      w_hi = _mm512_mask_sub_pd(w_hi, big_pos, zero, w_hi);
+      w_lo = _mm512_mask_sub_pd(w_lo, big_pos, zero, w_lo);
+      return difference(c_hi, c_lo, w_hi, w_lo);
     }
   }
-  static double scalar(double x) {
-    return F == ExpLogFn::Atan ? std::atan(x) : F == ExpLogFn::Asin ? std::asin(x) : std::acos(x);
-  }
+  static double scalar(double x) { return F == ExpLogFn::Asin ? std::asin(x) : std::acos(x); }
 };
-template <> struct Kernel<ExpLogFn::Atan> : ArcKernel<ExpLogFn::Atan> {};
-template <> struct Kernel<ExpLogFn::Asin> : ArcKernel<ExpLogFn::Asin> {};
-template <> struct Kernel<ExpLogFn::Acos> : ArcKernel<ExpLogFn::Acos> {};
+template <> struct Kernel<ExpLogFn::Asin> : ArcSineKernel<ExpLogFn::Asin> {};
+template <> struct Kernel<ExpLogFn::Acos> : ArcSineKernel<ExpLogFn::Acos> {};
 
 // The row: full vectors, then the tail under a mask (its idle lanes hold 1.0, on every fast
 // range); lanes off the fast range are recomputed from the saved arguments, so in == out works.
@@ -563,8 +593,8 @@ bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) 
     case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n); return true;
     case ExpLogFn::Atanh: row<ExpLogFn::Atanh, LogRegs>(in, out, n); return true;
     case ExpLogFn::Atan: row<ExpLogFn::Atan, AtanRegs>(in, out, n); return true;
-    case ExpLogFn::Asin: row<ExpLogFn::Asin, AtanRegs>(in, out, n); return true;
-    case ExpLogFn::Acos: row<ExpLogFn::Acos, AtanRegs>(in, out, n); return true;
+    case ExpLogFn::Asin: row<ExpLogFn::Asin, NoRegs>(in, out, n); return true;
+    case ExpLogFn::Acos: row<ExpLogFn::Acos, NoRegs>(in, out, n); return true;
     default: return false;
   }
 }

@@ -63,20 +63,20 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 // X(name, float32 AVX-512 default, float64 AVX-512 default, float32 AVX2 default,
 //   float64 AVX2 default, float32 accurate, float64 accurate); the name is libm's / libmvec's.
 #define DLA_VECTOR_MATH_POLICY(X)                                                                      \
-  X(exp, Vector, Own, Own, Own, Own, Own) X(expm1, Vector, Own, Widened, Scalar, Widened, Own)  \
-  X(log, Vector, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
+  X(exp, Own, Own, Own, Own, Own, Own) X(expm1, Vector, Own, Widened, Scalar, Widened, Own)  \
+  X(log, Own, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
   X(log2, Vector, Own, Widened, Own, Widened, Own) X(log10, Vector, Own, Vector, Own, Widened, Own) \
-  X(sin, Vector, Scalar, Own, Scalar, Own, Scalar) X(cos, Vector, Scalar, Own, Scalar, Own, Scalar)   \
+  X(sin, Own, Scalar, Own, Scalar, Own, Scalar) X(cos, Own, Scalar, Own, Scalar, Own, Scalar)   \
   X(tan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                            \
   X(asin, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(acos, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(atan, Vector, Own, Widened, Scalar, Widened, Own)                                           \
-  X(sinh, Vector, Vector, Vector, Own, Widened, Own)                                            \
+  X(sinh, Own, Vector, Vector, Own, Own, Own)                                            \
   X(cosh, Vector, Vector, Widened, Own, Widened, Own)                                           \
   X(tanh, Vector, Own, Vector, Own, Widened, Own)                                            \
   X(asinh, Vector, Own, Widened, Own, Widened, Own)                                          \
   X(acosh, Vector, Own, Widened, Own, Widened, Own)                                          \
-  X(atanh, Vector, Own, Widened, Own, Widened, Own)
+  X(atanh, Own, Own, Widened, Own, Own, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -198,6 +198,9 @@ LoopFn own_float32_loop(OpId op) {
     case OpId::log: return &own_loop_f32<Float32Fn::Log>;
     case OpId::sin: return &own_loop_f32<Float32Fn::Sin>;
     case OpId::cos: return &own_loop_f32<Float32Fn::Cos>;
+    // Ours on AVX-512 only (elsewhere the policy widens to libmvec's float64).
+    case OpId::sinh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Sinh> : nullptr;
+    case OpId::atanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Atanh> : nullptr;
     default: return nullptr;
   }
 }
@@ -291,7 +294,7 @@ void install_vector_math(KernelTable& table) {
     if ((everywhere || f32_source == Vector) && g_fn_f[op]) {                                  \
       table[op][f32] = &vector_loop<op, float>;                                                \
       g_source[op][0] = Vector;                                                                \
-    } else if ((f32_source == Widened || (f32_source == Own && !own_f32)) && g_fn_d[op]) {     \
+    } else if ((f32_source == Widened || (f32_source == Own && g_source[op][0] != Own)) && g_fn_d[op]) {     \
       table[op][f32] = &widened_loop<op>;                                                      \
       g_source[op][0] = Widened;                                                               \
     }                                                                                          \
