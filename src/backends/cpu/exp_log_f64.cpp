@@ -366,6 +366,7 @@ DLA_IVDEP
         case ExpLogFn::Atan: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::atan(x[i]); break; \
         case ExpLogFn::Asin: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::asin(x[i]); break; \
         case ExpLogFn::Acos: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::acos(x[i]); break; \
+        case ExpLogFn::Tan: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::tan(x[i]); break; \
       }                                                                                         \
     }                                                                                           \
   }

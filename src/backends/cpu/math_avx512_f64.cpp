@@ -261,6 +261,22 @@ DLA_V512 DD div_dd(DD n, DD d) {
   return {q, _mm512_mul_pd(rem, rcp)};
 }
 
+// exp(x) = 2^e (t_hi + t_hi (r + r_lo + q) + t_lo (1 + r)), the small terms summed first and
+// added to t_hi once; below -708.39 (subnormal results, where scalef would round twice) and
+// above 709.78, libm.
+template <>
+struct Kernel<ExpLogFn::Exp> {
+  DLA_V512 static __mmask8 fast(__m512d x) {
+    return _mm512_cmp_pd_mask(x, set(-708.39), _CMP_GT_OQ) & _mm512_cmp_pd_mask(x, set(709.7), _CMP_LT_OQ);
+  }
+  DLA_V512 static __m512d compute(__m512d x, const ExpRegs& T) {
+    const ExpParts p = exp_core(x, T);
+    const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
+    return _mm512_scalef_pd(_mm512_add_pd(p.t_hi, inner), p.e);
+  }
+  static double scalar(double x) { return std::exp(x); }
+};
+
 template <>
 struct Kernel<ExpLogFn::Expm1> {
   // Not NaN, infinite or zero (the sign of -0), and |x| < 709 (beyond, libm: overflow).
@@ -489,6 +505,56 @@ struct Kernel<ExpLogFn::Atan> {
   static double scalar(double x) { return std::atan(x); }
 };
 
+// ---- tan -----------------------------------------------------------------------------------
+// x = n pi/4 + r, |r| <= pi/8, for |x| < 2^20 (|n| < 2^21): pi/4 = P1 + P2 + P3 + P4 with
+// P1 and P2 of 32 bits, so that n P1 and n P2 are exact and x - n P1 too (Sterbenz); one
+// two-sum makes r a pair, P3 and P4 correct its low part (pi/4 to 177 bits).
+// tan r = r + r^3 T(r^2), T fitted (as kAsinP, on [0, (pi/8)^2]) to 2^-54 of itself, as a pair;
+// then by n mod 4, tan x = N / D with (N, D) = (t, 1), (1 + t, 1 - t), (-1, t), (t - 1, 1 + t),
+// one double-double division, rounded once.
+constexpr double kPio4[4] = {0x1.921fb54400000p-1, 0x1.0b4611a600000p-35, 0x1.3198a2e037073p-70, 0x1.129024e088a68p-124};
+constexpr double kInvPio4 = 0x1.45f306dc9c883p+0;
+constexpr double kTanT[10] = {0x1.5555555555555p-2, 0x1.1111111111135p-3, 0x1.ba1ba1ba140e5p-5, 0x1.664f4887a9574p-6,
+                              0x1.226e33c205c76p-7, 0x1.d6d46bfc63b4dp-9, 0x1.7d91b3d336040p-10, 0x1.3695cbd43e3f9p-11,
+                              0x1.dae2562213d7ep-13, 0x1.17dbfab95225ep-13};
+struct NoRegs {};
+DLA_V512 void load_regs(NoRegs*) {}
+
+template <>
+struct Kernel<ExpLogFn::Tan> {
+  // Finite, nonzero (libm keeps the sign of -0), below 2^20.
+  DLA_V512 static __mmask8 fast(__m512d x) {
+    return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(0x1p20), _CMP_LT_OQ) & __mmask8(~_mm512_fpclass_pd_mask(x, 0x06));
+  }
+  DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
+    const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvPio4)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512d zero = _mm512_setzero_pd(), one = set(1.0);
+    const DD b = two_sum(_mm512_fnmadd_pd(n, set(kPio4[0]), x), _mm512_mul_pd(n, set(-kPio4[1])));
+    const DD r = renormalize({b.hi, _mm512_fnmadd_pd(n, set(kPio4[3]), _mm512_fnmadd_pd(n, set(kPio4[2]), b.lo))});
+    // tan r = r.hi + (r.lo + r.hi t T(t)), t = r.hi^2.
+    const __m512d t = _mm512_mul_pd(r.hi, r.hi);
+    __m512d q = set(kTanT[9]);
+    for (int i = 8; i >= 0; --i) q = fma(q, t, set(kTanT[i]));
+    const DD tr = renormalize({r.hi, fma(_mm512_mul_pd(r.hi, t), q, r.lo)});
+    const DD plus = two_sum(one, tr.hi), minus = two_sum(one, _mm512_sub_pd(zero, tr.hi));
+    const DD one_plus = {plus.hi, _mm512_add_pd(plus.lo, tr.lo)}, one_minus = {minus.hi, _mm512_sub_pd(minus.lo, tr.lo)};
+    const __m512i quadrant = _mm512_and_si512(_mm512_cvtpd_epi64(n), _mm512_set1_epi64(3));
+    const __mmask8 q1 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(1));
+    const __mmask8 q2 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(2));
+    const __mmask8 q3 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(3));
+    DD num = tr, den = {one, zero};
+    num = {_mm512_mask_mov_pd(num.hi, q1, one_plus.hi), _mm512_mask_mov_pd(num.lo, q1, one_plus.lo)};
+    den = {_mm512_mask_mov_pd(den.hi, q1, one_minus.hi), _mm512_mask_mov_pd(den.lo, q1, one_minus.lo)};
+    num = {_mm512_mask_mov_pd(num.hi, q2, set(-1.0)), _mm512_mask_mov_pd(num.lo, q2, zero)};
+    den = {_mm512_mask_mov_pd(den.hi, q2, tr.hi), _mm512_mask_mov_pd(den.lo, q2, tr.lo)};
+    num = {_mm512_mask_sub_pd(num.hi, q3, zero, one_minus.hi), _mm512_mask_sub_pd(num.lo, q3, zero, one_minus.lo)};
+    den = {_mm512_mask_mov_pd(den.hi, q3, one_plus.hi), _mm512_mask_mov_pd(den.lo, q3, one_plus.lo)};
+    const DD v = div_dd(num, den);
+    return _mm512_add_pd(v.hi, v.lo);
+  }
+  static double scalar(double x) { return std::tan(x); }
+};
+
 // ---- asin, acos ----------------------------------------------------------------------------
 // As fdlibm splits them: for a = |x| <= 1/2, asin a = a + a t P(t), t = a^2; above,
 // asin a = pi/2 - 2 asin(s), s = sqrt(z), z = (1 - a)/2 (exact), asin s = s + s z P(z), s
@@ -500,9 +566,6 @@ constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6
                                0x1.6e8bb1cd66907p-6, 0x1.1c4d3554d4a60p-6, 0x1.c9cf1583f4f8ap-7, 0x1.7825c969117d2p-7,
                                0x1.5245788818a3bp-7, 0x1.658cae98b8d36p-8, 0x1.1d2c1dd0ab0adp-6, -0x1.e6e6e68f1d446p-7,
                                0x1.d73f773c8915ap-6};
-struct NoRegs {};
-DLA_V512 void load_regs(NoRegs*) {}
-
 template <ExpLogFn F>
 struct ArcSineKernel {
   DLA_V512 static __mmask8 fast(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LE_OQ); }
@@ -558,11 +621,35 @@ DLA_V512 void load_regs(ExpRegs* r) {
   *r = {load16(t.hi), load16(t.lo)};
 }
 
+// Lanes off the fast range of a vector (slow mask) are recomputed by libm from the saved x.
+template <ExpLogFn F>
+__attribute__((noinline)) void fix_up(__mmask8 slow, const double* xs, double* out) {
+  for (int l = 0; l < 8; ++l)
+    if (slow & (1u << l)) out[l] = Kernel<F>::scalar(xs[l]);
+}
+
+// Two independent vectors a step: the kernels are long dependency chains, and interleaving
+// two of them keeps the FMA units busy (measured 10-25% faster than one a step).
 template <ExpLogFn F, class Regs>
 __attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* out, int64_t n) {
   Regs T;
   load_regs(&T);
-  for (int64_t i = 0; i < n; i += 8) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512d x0 = _mm512_loadu_pd(in + i), x1 = _mm512_loadu_pd(in + i + 8);
+    const __m512d y0 = Kernel<F>::compute(x0, T), y1 = Kernel<F>::compute(x1, T);
+    _mm512_storeu_pd(out + i, y0);
+    _mm512_storeu_pd(out + i + 8, y1);
+    const __mmask8 slow0 = __mmask8(~Kernel<F>::fast(x0)), slow1 = __mmask8(~Kernel<F>::fast(x1));
+    if (slow0 | slow1) {
+      alignas(64) double xs[16];
+      _mm512_store_pd(xs, x0);
+      _mm512_store_pd(xs + 8, x1);
+      if (slow0) fix_up<F>(slow0, xs, out + i);
+      if (slow1) fix_up<F>(slow1, xs + 8, out + i + 8);
+    }
+  }
+  for (; i < n; i += 8) {
     const __mmask8 live = n - i >= 8 ? __mmask8(0xff) : __mmask8((1u << (n - i)) - 1);
     const __m512d x = _mm512_mask_loadu_pd(set(1.0), live, in + i);
     _mm512_mask_storeu_pd(out + i, live, Kernel<F>::compute(x, T));
@@ -570,8 +657,7 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* ou
     if (slow) {
       alignas(64) double xs[8];
       _mm512_store_pd(xs, x);
-      for (int l = 0; l < 8; ++l)
-        if (slow & (1u << l)) out[i + l] = Kernel<F>::scalar(xs[l]);
+      fix_up<F>(slow, xs, out + i);
     }
   }
 }
@@ -585,6 +671,7 @@ bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) 
     case ExpLogFn::Log2: row<ExpLogFn::Log2, LogRegs>(in, out, n); return true;
     case ExpLogFn::Log10: row<ExpLogFn::Log10, LogRegs>(in, out, n); return true;
     case ExpLogFn::Log1p: row<ExpLogFn::Log1p, LogRegs>(in, out, n); return true;
+    case ExpLogFn::Exp: row<ExpLogFn::Exp, ExpRegs>(in, out, n); return true;
     case ExpLogFn::Expm1: row<ExpLogFn::Expm1, ExpRegs>(in, out, n); return true;
     case ExpLogFn::Sinh: row<ExpLogFn::Sinh, ExpRegs>(in, out, n); return true;
     case ExpLogFn::Cosh: row<ExpLogFn::Cosh, ExpRegs>(in, out, n); return true;
@@ -593,6 +680,7 @@ bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) 
     case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n); return true;
     case ExpLogFn::Atanh: row<ExpLogFn::Atanh, LogRegs>(in, out, n); return true;
     case ExpLogFn::Atan: row<ExpLogFn::Atan, AtanRegs>(in, out, n); return true;
+    case ExpLogFn::Tan: row<ExpLogFn::Tan, NoRegs>(in, out, n); return true;
     case ExpLogFn::Asin: row<ExpLogFn::Asin, NoRegs>(in, out, n); return true;
     case ExpLogFn::Acos: row<ExpLogFn::Acos, NoRegs>(in, out, n); return true;
     default: return false;

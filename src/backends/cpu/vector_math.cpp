@@ -67,7 +67,7 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(log, Own, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
   X(log2, Vector, Own, Widened, Own, Widened, Own) X(log10, Vector, Own, Vector, Own, Widened, Own) \
   X(sin, Own, Scalar, Own, Scalar, Own, Scalar) X(cos, Own, Scalar, Own, Scalar, Own, Scalar)   \
-  X(tan, Vector, Vector, Widened, Scalar, Widened, Scalar)                                            \
+  X(tan, Vector, Own, Widened, Scalar, Widened, Own)                                            \
   X(asin, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(acos, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(atan, Vector, Own, Widened, Scalar, Widened, Own)                                           \
@@ -223,6 +223,7 @@ LoopFn own_float64_loop(OpId op) {
     case OpId::atan: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Atan> : nullptr;
     case OpId::asin: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Asin> : nullptr;
     case OpId::acos: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Acos> : nullptr;
+    case OpId::tan: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Tan> : nullptr;
     default: return nullptr;
   }
 }
