@@ -22,46 +22,42 @@ namespace {
 //   Widened (float32 only) libmvec's float64 function on the widened values, rounded once
 //           to float32: a few float64 ulps are a 2^-29 fraction of a float32 ulp, so the
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
-//   Own     our own vectorized loops: float64 exp, log, log2, log10 (exp_log_f64.h, within
-//           0.56 ulp), float64 sinh, cosh, tanh, asinh, acosh, atanh (same file, within
-//           0.63 ulp: series near 0, exp or log in double-double elsewhere) and float32 exp, log, sin, cos (float32_math.h, evaluated in float64,
-//           within 0.5 ulp); where the CPU lacks AVX2/FMA, float32 falls back to Widened;
+//   Own     our own vectorized loops: float64 exp, expm1, log, log1p, log2, log10, sinh,
+//           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h; on AVX-512 math_avx512_f64.h, which
+//           adds tan, asin, acos, atan) within 0.67 ulp, and float32 exp, log, sin, cos
+//           (float32_math.h; on AVX-512 math_avx512_f32.h, which adds sinh, atanh), evaluated
+//           in float64, within 0.56 ulp; where the CPU lacks AVX2/FMA, float32 falls back to
+//           Widened, and where an Own loop exists on AVX-512 only, to Widened (float32) or
+//           Scalar (float64);
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
-// each function over 10^6 inputs (hard regions included) next to NumPy's. The accurate
-// policy's goal is float64 within 1 ulp and float32 no worse than NumPy; it keeps libmvec
-// (documented as 4-ulp) only where it meets that. Max ulp measured when chosen (AVX-512,
-// glibc 2.36), libmvec / scalar / NumPy (/ Own):
-//   float64 exp 2.6/0.50/0.70/0.51  log 1.5/0.51/0.60/0.53  log2 1.7/0.53/0.51/0.53
-//           log10 1.8/1.6/0.59/0.54  expm1 2.0/0.81/0.51  log1p 1.7/0.78/0.58
-//           sin 3.0/0.52/0.52  cos 3.2/0.51/0.51  tan 3.0/0.54/0.56
-//           asin 2.5/0.51/0.79  acos 1.6/0.52/0.81  atan 1.5/0.51/0.53
-//   float32 (libmvec / NumPy) exp 2.4/2.3  log 3.8/2.5  sin 2.0/1.4  cos 1.7/1.4
-//           sinh 1.7/1.4  atanh 1.4/1.3; every other float32 libmvec function measured
-//           at or below NumPy's error on AVX-512, but not on AVX2 (AMD EPYC, glibc 2.36:
-//           atan 2.3/0.82, tan 3.1/1.3, log1p 1.8/0.77 ...), so the accurate policy widens
-//           every float32 function it has no Own loop for: within 0.5 ulp + 2^-27 on any ISA.
-enum Source : uint8_t { Vector, Widened, Own, Scalar };
-
-// Three columns per dtype. The default policy depends on the CPU, because what NumPy itself
-// runs (and so what "NumPy's speed" means) does: on AVX-512 NumPy has SVML loops, and the
-// default keeps libmvec wherever our accurate loops cost more than about 1.5x NumPy's time
-// (float64 exp, sin, cos are accurate); on AVX2 NumPy calls glibc's scalar libm for most
-// functions, and libmvec's AVX2 float32 loops are less accurate than its AVX-512 ones, so the
-// AVX2 default takes every accurate loop (float64 expm1 log1p tan asin acos atan from scalar
-// libm at 0.97-1.03x NumPy's time, log log2 log10 from our own, float32 widened or our own),
+// each function over 10^6 inputs (hard regions included) next to NumPy's, and
+// benchmarks/elementwise.py --transcendental the time. The goal: float64 within 1 ulp and
+// float32 no worse than NumPy. Measured (AVX-512, glibc 2.36, 3x10^5 inputs), max ulp
+// libmvec / NumPy: float64 exp 2.6/0.70, log 1.5/0.60, log2 1.7/0.51, log10 1.8/0.59,
+// expm1 2.0/0.51, log1p 1.7/0.58, sin 3.0/0.51, cos 3.2/0.56, tan 3.1/0.56, asin 2.5/0.79,
+// acos 1.6/0.81, atan 1.5/0.54, sinh 1.75/0.84, cosh 1.85/0.75, tanh 1.2/1.17, asinh 1.2/0.70,
+// acosh 1.35/0.72, atanh 1.2/0.51; float32 exp 2.45/2.28, log 3.8/2.6, sin 2.0/1.41,
+// cos 1.7/1.41, sinh 1.72/1.45, atanh 1.50/1.33, every other float32 function at NumPy's
+// error (NumPy's AVX-512 loops give the same values). On AVX2 (AMD EPYC, glibc 2.36)
+// libmvec's float32 is worse (atan 2.3/0.82, tan 3.1/1.3, log1p 1.8/0.77 ...).
+//
+// The default therefore takes an accurate loop wherever libmvec misses the goal, on every
+// CPU: on AVX-512 our own loops, whose time on one thread, 10^6 values, over NumPy's (SVML)
+// is float64 exp 0.58, log 0.79, log2/log10/log1p/expm1 0.9-1.2, asin/acos 1.0-1.1,
+// tanh 1.3, asinh/atanh/sinh 1.4-1.5, cosh 1.6, tan/atan 1.8, float32 exp 0.73, sin/cos
+// 0.93, log 1.2, sinh 2.0, atanh 2.3 (with the default threads, 2 here, 0.78-1.38 at 10^6
+// values); float32 keeps libmvec where it is at NumPy's error. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
+// every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
+// NumPy's time, log log2 log10 and the hyperbolics from our own, float32 widened or our own),
 // keeping libmvec only where it measured at or below NumPy's error (float32 log10, sinh,
-// tanh); float64 sinh..atanh are our own there (not timed on an AVX2 machine yet; libmvec's
-// were 1.6-2.7 ulp, scalar libm's 1.2-1.8). On AVX-512 the default keeps libmvec's float64
-// hyperbolics (1.2-1.9 ulp): ours cost 1.2-1.6x NumPy's SVML time for sinh, cosh, tanh,
-// atanh and 6-10x for asinh, acosh (2 threads against NumPy's one, 10^6 elements).
-// DLARRAY_VECTOR_MATH=accurate takes every accurate loop we have on any
-// CPU (measured one thread, time / NumPy's on AVX-512: float64 log 3.8, log2 2.9, log10
-// 3.1, expm1 8.6, log1p 13.5, tan 18, asin 11.5, acos 10.8, atan 7.0; float32 exp 2.3,
-// log 3.7, sin/cos 2.4, sinh 6.8, atanh 3.6; on AVX2, float32 exp log sin cos 1.3-1.7,
-// since NumPy has AVX2 loops of its own for those, everything else 0.1-1.08).
+// tanh). DLARRAY_VECTOR_MATH=all takes libmvec everywhere (speed over accuracy);
+// DLARRAY_VECTOR_MATH=accurate every accurate loop (the float32 ones libmvec has at NumPy's
+// error too: widened or our own).
 // X(name, float32 AVX-512 default, float64 AVX-512 default, float32 AVX2 default,
 //   float64 AVX2 default, float32 accurate, float64 accurate); the name is libm's / libmvec's.
+enum Source : uint8_t { Vector, Widened, Own, Scalar };
+
 #define DLA_VECTOR_MATH_POLICY(X)                                                                      \
   X(exp, Own, Own, Own, Own, Own, Own) X(expm1, Vector, Own, Widened, Scalar, Widened, Own)  \
   X(log, Own, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
@@ -71,8 +67,8 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(asin, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(acos, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(atan, Vector, Own, Widened, Scalar, Widened, Own)                                           \
-  X(sinh, Own, Vector, Vector, Own, Own, Own)                                            \
-  X(cosh, Vector, Vector, Widened, Own, Widened, Own)                                           \
+  X(sinh, Own, Own, Vector, Own, Own, Own)                                            \
+  X(cosh, Vector, Own, Widened, Own, Widened, Own)                                           \
   X(tanh, Vector, Own, Vector, Own, Widened, Own)                                            \
   X(asinh, Vector, Own, Widened, Own, Widened, Own)                                          \
   X(acosh, Vector, Own, Widened, Own, Widened, Own)                                          \
