@@ -11,7 +11,7 @@
 //   sin, cos  x = n pi/2 + r with pi/2 in two float64 parts (exact enough for |x| < 2^20),
 //         both series (to r^9 and r^10), chosen and signed by n mod 4;
 //   sinh  |x| < 1/4: series to x^7; above, (E - 1/E) / 2 with E = exp|x| as for exp;
-//   atanh |x| < 1/8: series to x^9; above, log((1 + |x|) / (1 - |x|)) / 2 (both sums exact).
+//   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact), |x| itself below 2^-20.
 // Lanes off the fast range (NaN, infinities, zeros where the sign matters, log's x <= 0,
 // sin/cos's |x| >= 2^20, atanh's |x| >= 1, exp/sinh's |x| > 150) take glibc's scalar float
 // function, so every special case is libm's.
