@@ -10,7 +10,7 @@
 //         r = m/c - 1 by one fma, log x = k ln2 - log c + log1p(r) to r^6;
 //   sin, cos  x = n pi/2 + r with pi/2 in two float64 parts (exact enough for |x| < 2^20),
 //         both series (to r^9 and r^10), chosen and signed by n mod 4;
-//   sinh  |x| < 1/4: series to x^7; above, (E - 1/E) / 2 with E = exp|x| as for exp;
+//   sinh  (m + m / (m + 1)) / 2, m = expm1|x| from the exp reduction (no cancellation);
 //   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact), |x| itself below 2^-20.
 // Lanes off the fast range (NaN, infinities, zeros where the sign matters, log's x <= 0,
 // sin/cos's |x| >= 2^20, atanh's |x| >= 1, exp/sinh's |x| > 150) take glibc's scalar float
