@@ -159,9 +159,13 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
     return;
   }
   const int ntasks = int(max_tasks < nthreads ? max_tasks : nthreads);
-  // Chunk boundaries on multiples of 64 elements keep threads off each other's cache lines.
+  // Chunk boundaries on multiples of 64 elements keep threads off each other's cache lines,
+  // where that still leaves the last task some work. A range of a few coarse items (a
+  // reduction's per-thread chunks, a + b.T's row blocks) was rounded into one task: 2 chunks
+  // became [0, 64) and [64, 128), so those ran on one thread whatever the thread count.
   int64_t chunk = (n + ntasks - 1) / ntasks;
-  chunk = (chunk + 63) / 64 * 64;
+  const int64_t rounded = (chunk + 63) / 64 * 64;
+  if (rounded * (ntasks - 1) < n) chunk = rounded;
   const std::function<void(int)> task = [&](int i) {
     const int64_t b = int64_t(i) * chunk;
     const int64_t e = b + chunk < n ? b + chunk : n;

@@ -9,11 +9,15 @@
 // Large folds split across threads over a kept axis (disjoint outputs), or for a single long
 // row into per-thread partials combined in order.
 #include <algorithm>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <complex>
 #include <numeric>
 #include <type_traits>
 #include <memory>
 
+#include "backends/cpu/cpu_features.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd_minmax.h"
 #include "core/dispatch.h"
@@ -79,6 +83,69 @@ inline T fold_leaf(const char* p, int64_t s, int64_t n) {
   return acc;
 }
 
+// One 2048-element piece of a contiguous float32/float64 sum (eight 256-element blocks), in
+// AVX2 registers: the eight blocks are summed side by side, block b's accumulators r0..r7 of
+// fold_leaf being the lanes of acc[b] (float64: of lo[b] and hi[b]). Every addition is one
+// that fold_leaf and the pairing in fold_row do, in the same order, so the result is the same
+// bit for bit; but eight independent chains per step instead of one block's two (SSE2) keep
+// the adder from being the limit (float64 10^7: 1.75 ms against 3.0 ms for the leaf loop).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+template <class T>
+constexpr bool kHaveSumPiece = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+inline bool sum_piece_vectorized() { return vector_level() != VectorLevel::None; }
+
+template <class T>
+inline T pair8(const T* r) {  // fold_leaf's combination of its eight accumulators
+  return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+}
+
+template <class T>
+__attribute__((target("avx2"))) T sum_piece(const T* p) {
+  constexpr int kBlock = 256;
+  T part[8];
+  if constexpr (std::is_same_v<T, float>) {
+    __m256 acc[8];
+    for (int b = 0; b < 8; ++b) acc[b] = _mm256_loadu_ps(p + kBlock * b);
+    for (int i = 8; i < kBlock; i += 8) {
+#pragma GCC unroll 8
+      for (int b = 0; b < 8; ++b) acc[b] = _mm256_add_ps(acc[b], _mm256_loadu_ps(p + kBlock * b + i));
+    }
+    for (int b = 0; b < 8; ++b) {
+      alignas(32) float r[8];
+      _mm256_store_ps(r, acc[b]);
+      part[b] = pair8(r);
+    }
+  } else {
+    __m256d lo[8], hi[8];
+    for (int b = 0; b < 8; ++b) {
+      lo[b] = _mm256_loadu_pd(p + kBlock * b);
+      hi[b] = _mm256_loadu_pd(p + kBlock * b + 4);
+    }
+    for (int i = 8; i < kBlock; i += 8) {
+#pragma GCC unroll 8
+      for (int b = 0; b < 8; ++b) {
+        lo[b] = _mm256_add_pd(lo[b], _mm256_loadu_pd(p + kBlock * b + i));
+        hi[b] = _mm256_add_pd(hi[b], _mm256_loadu_pd(p + kBlock * b + i + 4));
+      }
+    }
+    for (int b = 0; b < 8; ++b) {
+      alignas(32) double r[8];
+      _mm256_store_pd(r, lo[b]);
+      _mm256_store_pd(r + 4, hi[b]);
+      part[b] = pair8(r);
+    }
+  }
+  return pair8(part);  // fold_row's pairing of eight block results
+}
+#else
+template <class T>
+constexpr bool kHaveSumPiece = false;
+inline bool sum_piece_vectorized() { return false; }
+template <class T>
+T sum_piece(const T* p);
+#endif
+
 // Sums are pairwise over 256-element blocks, as NumPy's, so their rounding error grows as
 // log n. The tree's top levels recurse on halves that are whole multiples of 2048 elements;
 // each 2048-element piece folds its eight 256-element blocks in a loop and pairs the eight
@@ -93,8 +160,15 @@ T fold_row(const char* p, int64_t s, int64_t n) {
   const int64_t step = Contig ? int64_t(sizeof(T)) : s;
   if (n > kPiece) {
     const int64_t half = ((n + kPiece - 1) / kPiece / 2) * kPiece;
-    return f(fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half),
-             fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half));
+    // Named locals fix the order: as two arguments of f, GCC folded the second half first,
+    // so a long row was read backwards piece by piece, which the hardware prefetchers do not
+    // follow (a 10^7-element float32 sum took 2.6x the time of the same loop in address order).
+    const T lo = fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half);
+    const T hi = fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half);
+    return f(lo, hi);
+  }
+  if constexpr (Contig && kHaveSumPiece<T>) {
+    if (n == kPiece && sum_piece_vectorized()) return sum_piece<T>(reinterpret_cast<const T*>(p));
   }
   T part[8];
   int k = 0;
