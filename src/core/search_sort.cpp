@@ -13,11 +13,23 @@ namespace {
 
 const SearchSortKernels* g_kernels[16] = {};
 
-const SearchSortKernels& kernels_for(const Array& x, const char* fname) {
+// The table of x's device, or null.
+const SearchSortKernels* table_for(const Array& x) {
   // Host-accessible memory (pinned, managed) is searched and sorted by the CPU kernels.
   const int k = static_cast<int>(x.device().host_accessible() ? DeviceKind::CPU : x.device().kind);
-  const SearchSortKernels* r = (k >= 0 && k < 16) ? g_kernels[k] : nullptr;
-  if (!r) throw NotImplementedError(std::string(fname) + " on device '" + x.device().str() + "' is not available yet");
+  return (k >= 0 && k < 16) ? g_kernels[k] : nullptr;
+}
+
+[[noreturn]] void not_available(const Array& x, const char* fname) {
+  throw NotImplementedError(std::string(fname) + " on device '" + x.device().str() + "' is not available yet");
+}
+
+// The table of x's device, which must fill in `entry`: a GPU backend registers its primitives
+// as they come, leaving the others null.
+template <class Entry>
+const SearchSortKernels& kernels_for(const Array& x, const char* fname, Entry SearchSortKernels::*entry) {
+  const SearchSortKernels* r = table_for(x);
+  if (!r || !(r->*entry)) not_available(x, fname);
   return *r;
 }
 
@@ -90,7 +102,7 @@ Array sort_along(SearchSortOpId op, const Array& x, int64_t axis, bool descendin
   const bool values = info.flag == 1;
   const Array out = Array::empty(x.shape(), values ? x.dtype() : kIndex, x.device());
   if (out.size() == 0) return out;
-  const SearchSortKernels& k = kernels_for(x, info.name);
+  const SearchSortKernels& k = kernels_for(x, info.name, &SearchSortKernels::sort);
   k.sort(values ? out : Array(), values ? Array() : out, x, a, descending);
   return out;
 }
@@ -116,14 +128,14 @@ Array arg_extreme(SearchSortOpId op, const Array& x, bool has_axis, int64_t axis
     src = flat(x);
   }
   Array out = Array::empty(has_axis ? kept : Dims{1}, kIndex, x.device());
-  if (out.size() > 0) kernels_for(x, info.name).arg_extreme(out, src, a, info.flag == 1);
+  if (out.size() > 0) kernels_for(x, info.name, &SearchSortKernels::arg_extreme).arg_extreme(out, src, a, info.flag == 1);
   const Dims& shape = keepdims ? kept : dropped;
   return out.view(shape, contiguous_strides(shape), out.byte_offset());
 }
 
 Array count_nonzero(const Array& x, const Dims& axes, bool keepdims) {
   check_dtype(search_sort_op_info(SearchSortOpId::count_nonzero), x, "x");
-  kernels_for(x, "count_nonzero");  // a device without this table's kernels is refused by this name
+  if (!table_for(x)) not_available(x, "count_nonzero");  // a device without the table is refused by this name
   // A nonzero test (complex: either part; NaN is nonzero) is the cast to bool; the count is
   // the int64 sum of those, which the reduction kernels already do on every device.
   const DType b = DType::of(ScalarType::Bool);
@@ -142,7 +154,7 @@ std::vector<Array> nonzero(const Array& x) {
     for (int d = 0; d < x.ndim(); ++d) out.push_back(Array::empty(Dims{0}, kIndex, x.device()));
     return out;
   }
-  const Array coords = kernels_for(x, info.name).nonzero(x);  // (ndim, count), row-major
+  const Array coords = kernels_for(x, info.name, &SearchSortKernels::nonzero).nonzero(x);  // (ndim, count), row-major
   const int64_t count = coords.shape(1);
   for (int d = 0; d < x.ndim(); ++d)
     out.push_back(coords.view(Dims{count}, Dims{1}, coords.byte_offset() + d * count * coords.itemsize()));
@@ -169,7 +181,7 @@ Array searchsorted(const Array& x1, const Array& x2, bool side_right, const Arra
   Array a1, a2;
   promote_pair(x1, x2, info.name, &a1, &a2);
   Array out = Array::empty(x2.shape(), kIndex, x2.device());
-  if (out.size() > 0) kernels_for(x1, info.name).searchsorted(out, a1, a2, s, side_right);
+  if (out.size() > 0) kernels_for(x1, info.name, &SearchSortKernels::searchsorted).searchsorted(out, a1, a2, s, side_right);
   return out;
 }
 
@@ -181,7 +193,7 @@ Array isin(const Array& x1, const Array& x2, bool invert) {
   Array a1, a2;
   promote_pair(x1, x2, info.name, &a1, &a2);
   Array out = Array::empty(x1.shape(), DType::of(ScalarType::Bool), x1.device());
-  if (out.size() > 0) kernels_for(x1, info.name).isin(out, a1, a2, invert);
+  if (out.size() > 0) kernels_for(x1, info.name, &SearchSortKernels::isin).isin(out, a1, a2, invert);
   return out;
 }
 
@@ -197,7 +209,7 @@ UniqueParts unique(SearchSortOpId op, const Array& x) {
     if (parts & kUniqueInverse) r.inverse = Array::empty(x.shape(), kIndex, x.device());
     return r;
   }
-  r = kernels_for(x, info.name).unique(x, parts);
+  r = kernels_for(x, info.name, &SearchSortKernels::unique).unique(x, parts);
   if (parts & kUniqueInverse) r.inverse = r.inverse.view(x.shape(), contiguous_strides(x.shape()), r.inverse.byte_offset());
   return r;
 }

@@ -29,6 +29,8 @@ struct UniqueParts {
   Array counts;   // int64
 };
 
+// A device's primitives. A GPU backend leaves the ones it has no kernels for null; their
+// functions then raise NotImplementedError naming the function and device.
 struct SearchSortKernels {
   // Sorts x along `axis` into `values` (x's dtype) and/or `indices` (int64), both row-major
   // with x's shape; an Array with no storage means "not wanted". Always stable.

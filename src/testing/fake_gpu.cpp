@@ -6,6 +6,8 @@
 // checked on machines without a GPU. Its "device memory" is host memory that dlarray calls
 // rocm:N. It logs every call, and it rejects what a real runtime would: unknown or
 // destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
+// Its elementwise jobs run the GPU's own element bodies on the host, and its segmented sort
+// stands in for CUB's and rocPRIM's with std::stable_sort.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
@@ -197,6 +199,75 @@ int elementwise_async(int device, const DlaGpuElementwise* j, void* stream) {
   return err;
 }
 
+// Whether [p, p + n) lies inside one live "device" block (a real device could not reach
+// anything else through the pointer).
+bool in_device_block(const void* p, size_t n) {
+  if (!p) return false;
+  auto it = g_device_blocks.upper_bound(const_cast<void*>(p));
+  if (it == g_device_blocks.begin()) return false;
+  --it;
+  const char* base = static_cast<const char*>(it->first);
+  const char* q = static_cast<const char*>(p);
+  return q + n <= base + std::max<size_t>(it->second.first, 1);
+}
+
+bool overlap(const void* a, const void* b, size_t n) {
+  const char *p = static_cast<const char*>(a), *q = static_cast<const char*>(b);
+  return p < q + n && q < p + n;
+}
+
+// The library sort a GPU runs (CUB, rocPRIM) as std::stable_sort per row, over the same job.
+// It asks for scratch memory as the libraries do (some bytes per row), so the core's sizing
+// call, stream-ordered allocation and reuse across batches are exercised, and checks what a
+// library would trip over: pointers outside device blocks, overlapping ranges, too many items.
+int64_t g_sort_max_items = INT64_MAX;
+size_t fake_sort_scratch(const DlaGpuSegmentedSort& j) { return 64 + static_cast<size_t>(j.segments) * 8; }
+
+template <class K>
+void stable_sort_rows(const DlaGpuSegmentedSort& j) {
+  const K* kin = static_cast<const K*>(j.keys_in);
+  K* kout = static_cast<K*>(j.keys_out);
+  std::vector<std::pair<K, int64_t>> row(static_cast<size_t>(j.length));
+  for (int64_t r = 0; r < j.segments; ++r) {
+    const int64_t o = r * j.length;
+    for (int64_t i = 0; i < j.length; ++i) row[size_t(i)] = {kin[o + i], j.values_in[o + i]};
+    std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (int64_t i = 0; i < j.length; ++i) {
+      kout[o + i] = row[size_t(i)].first;
+      j.values_out[o + i] = row[size_t(i)].second;
+    }
+  }
+}
+
+int segmented_sort_async(int device, const DlaGpuSegmentedSort* j, void* temp, size_t* temp_bytes, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  const int64_t w = j->key_bytes;
+  if (!(w == 1 || w == 2 || w == 4 || w == 8) || j->segments < 1 || j->length < 1) return kBadPointer;
+  if (j->segments > g_sort_max_items / j->length) return kBadPointer;
+  if (!temp) {
+    *temp_bytes = fake_sort_scratch(*j);
+    log("sort_scratch", device, stream);
+    return kOk;
+  }
+  const size_t n = static_cast<size_t>(j->segments * j->length);
+  if (*temp_bytes < fake_sort_scratch(*j) || !in_device_block(temp, *temp_bytes)) return kBadPointer;
+  if (!in_device_block(j->keys_in, n * w) || !in_device_block(j->keys_out, n * w) ||
+      !in_device_block(j->values_in, n * 8) || !in_device_block(j->values_out, n * 8))
+    return kBadPointer;
+  if (overlap(j->keys_in, j->keys_out, n * w) || overlap(j->values_in, j->values_out, n * 8)) return kBadPointer;
+  std::memset(temp, 0xa5, *temp_bytes);  // the library owns the scratch memory while it runs
+  switch (w) {
+    case 1: stable_sort_rows<uint8_t>(*j); break;
+    case 2: stable_sort_rows<uint16_t>(*j); break;
+    case 4: stable_sort_rows<uint32_t>(*j); break;
+    case 8: stable_sort_rows<uint64_t>(*j); break;
+  }
+  log("segmented_sort", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->segments)));
+  return kOk;
+}
+
 int stream_create(int device, int, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
@@ -285,7 +356,8 @@ int pointer_device(const void* p, int* device_type, int* device) {
   return kOk;
 }
 
-const DlaGpuOps kOps = {
+// Not const: tests lower sort_max_items (set_sort_max_items) to make the core split sorts.
+DlaGpuOps kOps = {
     DLA_GPU_OPS_ABI, 10 /* kDLROCM */, 11 /* kDLROCMHost */, 0, "rocm",
     &error_string, &is_out_of_memory, &device_count, &init_device,
     &malloc_async, &free_async, &malloc_host, &free_host, nullptr, nullptr,
@@ -293,6 +365,7 @@ const DlaGpuOps kOps = {
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
+    &segmented_sort_async, INT64_MAX,
 };
 
 }  // namespace
@@ -331,6 +404,12 @@ PYBIND11_MODULE(_fake_gpu, m) {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_host_allocations;
   }, "malloc_host calls so far.");
+  m.def("set_sort_max_items", [](int64_t n) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    const int64_t before = kOps.sort_max_items;
+    kOps.sort_max_items = g_sort_max_items = n;
+    return before;
+  }, "Sets the most pairs one segmented_sort_async call takes; returns the previous limit.");
   m.def("live_host_blocks", []() {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_host_blocks.size();

@@ -2,11 +2,12 @@
 //
 // Sorting, searching and unique compare keys instead of values: one unsigned comparison (or
 // one radix digit) per step, and the library's order (search_sort.h) falls out of the
-// transform: floats flip their sign bit (negative numbers: every bit), -0 is first made +0 so
-// the two compare equal, and every NaN becomes the all-ones key, after +inf. Complex numbers
-// put the real part's key above the imaginary part's. Descending order is the bitwise NOT of
-// the key, which reverses the order of distinct values and keeps equal ones equal, so a stable
-// sort of ~key is a stable descending sort with NaNs first.
+// transform. The real dtypes' transform is core/order_key.h, shared with the GPU kernels
+// (floats flip their sign bit, negative numbers every bit, -0 is first made +0 so the two
+// compare equal, and every NaN becomes the all-ones key, after +inf). Complex numbers put the
+// real part's key above the imaginary part's. Descending order is the bitwise NOT of the key,
+// which reverses the order of distinct values and keeps equal ones equal, so a stable sort of
+// ~key is a stable descending sort with NaNs first.
 //
 // Also the batched binary search used by searchsorted and isin.
 #pragma once
@@ -15,6 +16,8 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+
+#include "core/order_key.h"
 
 namespace dla::cpu {
 
@@ -26,8 +29,8 @@ template <class T>
 struct UnsignedOrderKey {
   using K = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
   static constexpr bool kHasNan = false;
-  static K of(T v) { return K(v); }
-  static T value(K k) { return T(k); }
+  static K of(T v) { return order_key(v); }
+  static T value(K k) { return order_key_value<T>(k); }
   static bool exact(T) { return true; }  // value(of(v)) has v's bits
   static bool is_nan(K) { return false; }
 };
@@ -41,10 +44,9 @@ template <> struct OrderKey<uint64_t> : UnsignedOrderKey<uint64_t> {};
 template <class T>
 struct SignedOrderKey {
   using K = std::make_unsigned_t<T>;
-  static constexpr K kSign = K(K(1) << (8 * sizeof(T) - 1));
   static constexpr bool kHasNan = false;
-  static K of(T v) { return K(v) ^ kSign; }
-  static T value(K k) { return T(K(k ^ kSign)); }
+  static K of(T v) { return order_key(v); }
+  static T value(K k) { return order_key_value<T>(k); }
   static bool exact(T) { return true; }
   static bool is_nan(K) { return false; }
 };
@@ -56,7 +58,6 @@ template <> struct OrderKey<int64_t> : SignedOrderKey<int64_t> {};
 template <class T, class KBits>
 struct FloatOrderKey {
   using K = KBits;
-  static constexpr K kSign = K(K(1) << (8 * sizeof(T) - 1));
   static constexpr K kNanKey = ~K(0);
   static constexpr bool kHasNan = true;
   static K bits(T v) {
@@ -64,18 +65,8 @@ struct FloatOrderKey {
     std::memcpy(&b, &v, sizeof b);
     return b;
   }
-  static K of(T v) {
-    if (v != v) return kNanKey;
-    const K b = bits(v == T(0) ? T(0) : v);  // -0 -> +0
-    return (b & kSign) ? K(~b) : K(b | kSign);
-  }
-  static T value(K k) {
-    if (k == kNanKey) return std::numeric_limits<T>::quiet_NaN();
-    const K b = (k & kSign) ? K(k & ~kSign) : K(~k);
-    T v;
-    std::memcpy(&v, &b, sizeof v);
-    return v;
-  }
+  static K of(T v) { return order_key(v); }
+  static T value(K k) { return order_key_value<T>(k); }
   // False for -0 and for NaNs other than the quiet NaN value() gives back: rows holding such
   // elements are sorted with their indices so the exact elements can be moved.
   static bool exact(T v) {

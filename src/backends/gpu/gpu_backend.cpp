@@ -488,6 +488,7 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
   }
   register_gpu_elementwise(b->device_kind());
   register_gpu_reductions(b->device_kind());
+  register_gpu_search_sort(b->device_kind());
   if (b->has_managed()) {
     auto k = static_cast<DeviceKind>(ops->managed_type);
     register_runtime(k, b);

@@ -128,6 +128,16 @@ void cast(const Array& dst, const Array& src) {
 
 }  // namespace
 
+void submit_gpu_job(const Device& device, DlaGpuElementwise& job, const Dims& shape, const int64_t* const* strides,
+                    int count, const std::string& what) {
+  int64_t n = 1;
+  for (int d = 0; d < shape.size(); ++d) n *= shape[d];
+  if (n == 0) return;
+  job.count = n;
+  set_layout(job, shape, strides, count);
+  submit(device, job, what, "");
+}
+
 void register_gpu_elementwise(DeviceKind device_kind) {
   register_elementwise_executor(device_kind, &execute);
   register_device_cast(device_kind, &cast);

@@ -8,7 +8,8 @@
 // tested on machines without a GPU against the CPU results.
 //
 // dispatch_elementwise(job, runner) selects the body of the job's (op, dtype) pair, or of
-// its (to, from) pair for a cast, and calls runner.template run<Body>(job); the runner is a
+// its (to, from) pair for a cast, or of a sort's helper job (order keys, row positions, the
+// gather of sorted elements), and calls runner.template run<Body>(job); the runner is a
 // kernel launch on a GPU and a loop on the host. Complex dtypes are not covered yet (the
 // functors use std::complex, which device code cannot call): dispatch returns
 // DLA_GPU_UNSUPPORTED and the core raises NotImplementedError naming the op and dtype.
@@ -25,6 +26,7 @@
 #include "core/elementwise_ops.h"
 #include "core/half.h"
 #include "core/host_device.h"
+#include "core/order_key.h"
 
 namespace dla {
 namespace gpu_kernels {
@@ -130,6 +132,49 @@ struct CastBody {
   }
 };
 
+// ---- the element jobs around a sort (gpu_sort.cpp; gpu_ops.h: DLA_GPU_OP_SORT_KEY...) ---
+
+// The order key of one element (the transform the CPU sorts use), NOT-ed for descending.
+template <class T>
+struct SortKeyBody {
+  static constexpr int N = 2;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    using K = order_key_t<T>;
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    const K k = order_key(load<T>(j, 1, off[1]));
+    *out_at<K>(j, off[0]) = (j.flags & DLA_GPU_FLAG_DESCENDING) ? K(~k) : k;
+  }
+};
+
+// Each element's position in its row: the values a sort carries along with the keys.
+struct RowIndexBody {
+  static constexpr int N = 1;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    // In I: the row length fits wherever the index does, and 32-bit division is the fast one.
+    *out_at<int64_t>(j, off[0]) = static_cast<int64_t>(i % static_cast<I>(j.scalar[1][0]));
+  }
+};
+
+// The element at a sorted position of its row, moved as raw bits (W: an unsigned integer of
+// the element's width): -0 and NaN payloads arrive exactly as they were, as on the CPU.
+template <class W>
+struct GatherBody {
+  static constexpr int N = 3;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    const int64_t p = *reinterpret_cast<const int64_t*>(static_cast<const char*>(j.data[1]) + off[1]);
+    *out_at<W>(j, off[0]) =
+        *reinterpret_cast<const W*>(static_cast<const char*>(j.data[2]) + off[2] + p * j.scalar[2][0]);
+  }
+};
+
 // ---- dispatch --------------------------------------------------------------------------
 
 template <class F, int arity, Sig sig, uint8_t kinds, ScalarType S, class Runner>
@@ -193,10 +238,28 @@ int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
   });
 }
 
+template <class Runner>
+int dispatch_sort_job(const DlaGpuElementwise& j, Runner& runner) {
+  if (j.op == DLA_GPU_OP_ROW_INDEX) return runner.template run<RowIndexBody>(j);
+  return visit_dtype(j.dtype, [&](auto s) -> int {
+    using T = typename ElemType<decltype(s)::value>::type;
+    if constexpr (std::is_void_v<T>) {
+      return DLA_GPU_UNSUPPORTED;
+    } else {
+      if (j.op == DLA_GPU_OP_SORT_KEY) return runner.template run<SortKeyBody<T>>(j);
+      // One gather per element width: int32, uint32 and float32 share a kernel.
+      if (j.op == DLA_GPU_OP_GATHER) return runner.template run<GatherBody<order_key_t<T>>>(j);
+      return DLA_GPU_UNSUPPORTED;
+    }
+  });
+}
+
 // The whole table in one translation unit (the host build of the fake backend).
 template <class Runner>
 int dispatch_elementwise(const DlaGpuElementwise& j, Runner& runner) {
   if (j.op == DLA_GPU_OP_CAST) return dispatch_cast(j, runner);
+  if (j.op == DLA_GPU_OP_SORT_KEY || j.op == DLA_GPU_OP_ROW_INDEX || j.op == DLA_GPU_OP_GATHER)
+    return dispatch_sort_job(j, runner);
   return dispatch_op_part<0, 1>(j, runner);
 }
 

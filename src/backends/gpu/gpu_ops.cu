@@ -18,6 +18,8 @@ namespace {
 // gpu_elementwise.cu: the elementwise and cast kernels, on the current device.
 }  // namespace
 int launch_elementwise(const DlaGpuElementwise& job, void* stream);
+// gpu_sort.cu: the segmented stable sort over CUB or rocPRIM, on the current device.
+int launch_segmented_sort(const DlaGpuSegmentedSort& job, void* temp, size_t* temp_bytes, void* stream);
 namespace {
 
 constexpr int kMaxDevices = 64;
@@ -231,6 +233,15 @@ int elementwise_async(int device, const DlaGpuElementwise* job, void* stream) {
   return launch_elementwise(*job, stream);
 }
 
+int segmented_sort_async(int device, const DlaGpuSegmentedSort* job, void* temp, size_t* temp_bytes, void* stream) {
+  if (job->segments <= 0 || job->length <= 0) {
+    if (!temp) *temp_bytes = 0;
+    return 0;
+  }
+  DLA_ON_DEVICE(device);
+  return launch_segmented_sort(*job, temp, temp_bytes, stream);
+}
+
 int stream_create(int device, int non_blocking, void** out) {
   DLA_ON_DEVICE(device);
   gpuStream_t s = nullptr;
@@ -369,6 +380,12 @@ const DlaGpuOps kOps = {
     &pointer_device,
 #else
     nullptr,
+#endif
+    &segmented_sort_async,
+#if defined(DLA_GPU_HIP)
+    UINT32_MAX,  // rocPRIM counts items in unsigned int
+#else
+    INT64_MAX,  // CUB's sorts take 64-bit item counts
 #endif
 };
 

@@ -16,8 +16,9 @@
 extern "C" {
 #endif
 
-/* Bumped whenever DlaGpuOps or DlaGpuStrided changes layout. */
-#define DLA_GPU_OPS_ABI 3
+/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise or DlaGpuSegmentedSort changes
+ * layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs). */
+#define DLA_GPU_OPS_ABI 4
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -50,6 +51,19 @@ typedef struct DlaGpuStrided {
 #define DLA_GPU_BFLOAT16 101
 /* Returned by elementwise_async for an (op, dtype) pair its kernels do not cover. */
 #define DLA_GPU_UNSUPPORTED (-1)
+/* The element jobs around a sort (src/backends/gpu/gpu_sort.cpp), run by elementwise_async
+ * with the kernels of gpu_elementwise_kernels.h; `dtype` is the sorted array's.
+ * SORT_KEY: operand 0 (the unsigned integer of the dtype's width) = the order key of operand 1
+ *   (core/order_key.h), bitwise negated when flags & DLA_GPU_FLAG_DESCENDING.
+ * ROW_INDEX: operand 0 (int64) = i modulo scalar[1][0], for flat index i of a 1-d job: the
+ *   position of each element in its row. Operand 1 is that scalar (data[1] == NULL).
+ * GATHER: operand 0 (dtype) = the element of operand 2's row at position p, where p is the
+ *   int64 at operand 1: read at data[2] + offset_2 + p * scalar[2][0] (the row's byte
+ *   stride; operand 2's strides locate the row, 0 along it). */
+#define DLA_GPU_OP_SORT_KEY (-2)
+#define DLA_GPU_OP_ROW_INDEX (-3)
+#define DLA_GPU_OP_GATHER (-4)
+#define DLA_GPU_FLAG_DESCENDING 1
 
 /* One elementwise operation or dtype conversion over a strided index space, built by the
  * core (src/backends/gpu/gpu_elementwise.cpp) after broadcasting and coalescing. Operand 0
@@ -63,13 +77,30 @@ typedef struct DlaGpuElementwise {
   int32_t out_dtype; /* cast: the destination's, likewise; otherwise unused */
   int32_t noperands; /* 2..DLA_GPU_MAX_OPERANDS */
   int32_t ndim;      /* 1..DLA_GPU_MAX_DIMS - 1 */
-  int32_t reserved;
+  int32_t flags;     /* DLA_GPU_FLAG_* of the sort helper jobs; 0 otherwise */
   int64_t count;     /* elements; > 0 */
   void* data[DLA_GPU_MAX_OPERANDS];
   int64_t scalar[DLA_GPU_MAX_OPERANDS][2]; /* 16 bytes each, 8-byte aligned */
   int64_t shape[DLA_GPU_MAX_DIMS - 1];
   int64_t strides[DLA_GPU_MAX_OPERANDS][DLA_GPU_MAX_DIMS - 1]; /* bytes */
 } DlaGpuElementwise;
+
+/* A stable sort of (key, value) pairs within each of `segments` contiguous rows of `length`
+ * pairs: row r is keys_in[r * length, (r + 1) * length), sorted by unsigned key (ties keep
+ * their input order) into the same range of keys_out, its values moved with the keys. The
+ * core turns every order into unsigned key order beforehand (DLA_GPU_OP_SORT_KEY), so the
+ * vendor library's radix sort needs no comparator. Inputs and outputs are device memory and
+ * must not overlap; segments * length <= the table's sort_max_items. */
+typedef struct DlaGpuSegmentedSort {
+  const void* keys_in;
+  void* keys_out;
+  const int64_t* values_in;
+  int64_t* values_out;
+  int64_t segments; /* >= 1 */
+  int64_t length;   /* >= 1 */
+  int32_t key_bytes; /* 1, 2, 4 or 8 */
+  int32_t reserved;
+} DlaGpuSegmentedSort;
 
 typedef struct DlaGpuOps {
   uint32_t abi;            /* DLA_GPU_OPS_ABI */
@@ -119,6 +150,16 @@ typedef struct DlaGpuOps {
    * *device_type is the DLPack type of the memory kind (device, host or managed; 0 when the
    * runtime does not know the pointer), *device its device. May be NULL (then unknown). */
   int (*pointer_device)(const void* p, int* device_type, int* device);
+
+  /* A segmented stable sort (DlaGpuSegmentedSort). With temp == NULL it only writes the
+   * scratch bytes the job needs to *temp_bytes and queues nothing; then the core allocates
+   * them from the device's stream-ordered pool on `stream` and calls again with temp and
+   * that size. DLA_GPU_UNSUPPORTED for a key width it does not sort. */
+  int (*segmented_sort_async)(int device, const DlaGpuSegmentedSort* job, void* temp, size_t* temp_bytes,
+                              void* stream);
+  /* The most pairs one segmented_sort_async call may sort (the vendor library's item count
+   * type); the core splits larger jobs by rows, and refuses a single longer row. */
+  int64_t sort_max_items;
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */
