@@ -68,6 +68,28 @@ def test_null_strides_mean_compact_row_major(log):
     assert a.tolist() == b.tolist()
 
 
+def test_null_strides_whose_byte_strides_overflow_are_refused_and_released_once(log):
+    # An empty tensor's compact strides still have to fit in bytes (checked_size.h): the
+    # strides dlarray derives for NULL strides are checked like a producer's own.
+    with pytest.raises(BufferError, match="address more than"):
+        dl.from_dlpack(producer_of(log, data=None, shape=(0, 2**62, 2**62), strides=None, code=2, bits=32))
+    assert log.calls == 1 and log.alive == 0
+
+
+@pytest.mark.parametrize("strides", ["given", None])
+def test_rank_beyond_the_inline_dims_is_imported(log, strides):
+    # Ranks above Dims' inline capacity (6) allocate their shape and strides.
+    b = np.arange(2.0 * 3 ** 7).reshape((2,) + (3,) * 7)
+    spec = dict(backing=b, shape=b.shape)
+    if strides is None:
+        spec["strides"] = None
+    a = dl.from_dlpack(producer_of(log, **spec))
+    assert a.shape == b.shape and a._strides == tuple(s // 8 for s in b.strides)
+    assert a._data_ptr == b.ctypes.data and np.array_equal(as_numpy(a), b)
+    del a
+    assert log.calls == 1 and log.alive == 0
+
+
 def test_nonzero_byte_offset_is_applied(log):
     # Pitfall 9: the first element is at data + byte_offset.
     b = np.arange(10, dtype=np.int32)

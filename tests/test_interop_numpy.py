@@ -3,6 +3,9 @@
 Zero-copy is proven twice: by data pointers (`x._data_ptr` against NumPy's) and by a write
 through NumPy's side being visible on the other.
 """
+import gc
+import weakref
+
 import numpy as np
 import pytest
 
@@ -192,3 +195,41 @@ def test_byte_swapped_numpy_array_is_a_buffer_error():
 def test_numpy_object_arrays_are_refused():
     with pytest.raises(BufferError):
         dl.from_dlpack(np.array([1, "a"], dtype=object))
+
+
+# from_dlpack(x) with no keywords takes a shorter path (one __dlpack__(max_version=...) call,
+# no stream, device or copy handling): it must give what the general path gives.
+@pytest.mark.parametrize("make", [
+    lambda: np.array(3.5, dtype=np.float32),  # 0-d
+    lambda: np.zeros((0, 3), dtype=np.int16),  # no elements
+    lambda: np.arange(24.0).reshape(2, 3, 4)[:, ::-1, ::2],  # negative and non-unit strides
+    lambda: np.arange(2 * 3 ** 7, dtype=np.int8).reshape((2,) + (3,) * 7),  # rank 8
+    lambda: np.broadcast_to(np.arange(3, dtype=np.uint32), (2, 3)),  # zero strides, read-only
+])
+def test_plain_from_dlpack_of_numpy_matches_the_keyword_path(make):
+    x = make()
+    plain = dl.from_dlpack(x)
+    general = dl.from_dlpack(x, copy=None, device=None)
+    for a in (plain, general):
+        assert a.shape == x.shape and a._readonly == (not x.flags.writeable)
+        assert a._strides == tuple(s // x.itemsize for s in x.strides)
+        if x.size:
+            assert a._data_ptr == x.__array_interface__["data"][0]
+        assert np.array_equal(np.from_dlpack(a), x)
+
+
+def test_plain_from_dlpack_keeps_numpy_memory_alive_and_releases_it():
+    x = np.arange(6.0)
+    ref = weakref.ref(x)
+    a = dl.from_dlpack(x)
+    del x
+    gc.collect()
+    assert ref() is not None  # NumPy's deleter holds the array until ours is gone
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    b = a[1:]  # a view shares the storage
+    del a
+    gc.collect()
+    assert ref() is not None and b.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0]
+    del b
+    gc.collect()
+    assert ref() is None

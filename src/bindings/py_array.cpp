@@ -125,7 +125,9 @@ void array_dealloc(PyObject* self) {
 }
 }  // namespace
 
-pyb::object wrap(Array a) {
+pyb::object wrap(const Array& a) { return wrap(Array(a)); }
+
+pyb::object wrap(Array&& a) {
   if (!g_simple_layout) return pyb::cast(std::move(a));
   PyObject* self = g_array_type->tp_alloc(g_array_type, 0);
   if (!self) throw pyb::error_already_set();

@@ -12,8 +12,10 @@ namespace pyb = pybind11;
 
 // The registered Python type object; valid after bind_array().
 PyTypeObject* array_type();
-// A new Python Array object owning `a`.
-pyb::object wrap(Array a);
+// A new Python Array object owning `a` (moved in; a const& is copied first). Two overloads
+// rather than one by-value parameter: a result is moved once, into its object, not twice.
+pyb::object wrap(Array&& a);
+pyb::object wrap(const Array& a);
 // The Array inside `h`, or nullptr when `h` is not a dlarray.Array.
 Array* try_unwrap(PyObject* h);
 // As try_unwrap, raising TypeError naming `what` when h is not an Array.

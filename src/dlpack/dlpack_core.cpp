@@ -71,32 +71,42 @@ Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
                         std::to_string(rt->device_count()) + " " + device_kind_name(device.kind) + " device(s)");
   }
   if (ndim > 0 && t.shape == nullptr) throw BufferError("DLPack tensor has ndim > 0 and a NULL shape");
-  Dims shape(t.shape, ndim);
+  // Checked on the producer's arrays in place; the Dims are built once, after the checks.
+  const int64_t* shape = t.shape;
   for (int i = 0; i < ndim; ++i)
     if (shape[i] < 0) throw BufferError("DLPack tensor has a negative dimension (" + std::to_string(shape[i]) + ")");
   DType dtype(t.dtype);
   // The sizes every Array keeps addressable (checked_size.h): element count, byte count, the
   // bytes the strides span and the offset.
   int64_t n, nbytes, lo, hi, last;
-  if (!numel_fits(shape.data(), ndim, &n) || !packed_nbytes_fits(n, dtype.bits(), &nbytes))
-    throw BufferError("array is too big; DLPack tensor of shape " + shape_str(shape) + " and dtype " + dtype.name() +
-                      " has more than 2**63 - 1 elements or bytes");
+  if (!numel_fits(shape, ndim, &n) || !packed_nbytes_fits(n, dtype.bits(), &nbytes))
+    throw BufferError("array is too big; DLPack tensor of shape " + shape_str(Dims(shape, ndim)) + " and dtype " +
+                      dtype.name() + " has more than 2**63 - 1 elements or bytes");
   if (t.data == nullptr && n > 0) throw BufferError("DLPack tensor has NULL data but " + std::to_string(n) + " elements");
   if (t.byte_offset > static_cast<uint64_t>(INT64_MAX)) throw BufferError("DLPack tensor's byte_offset is out of range");
-  Dims strides = t.strides ? Dims(t.strides, ndim) : contiguous_strides(shape);
-  if (dtype.is_subbyte()) {
-    if (!compact_row_major(shape, strides))
-      throw BufferError("strided sub-byte DLPack tensors are not supported (packed sub-byte data must be compact)");
-  } else if (!strided_extent_fits(shape.data(), strides.data(), ndim, dtype.itemsize(), &lo, &hi) ||
-             !add_fits(static_cast<int64_t>(t.byte_offset), hi, &last)) {
-    throw BufferError("DLPack tensor's strides " + shape_str(strides) + " (shape " + shape_str(shape) + ", byte_offset " +
-                      std::to_string(t.byte_offset) + ") address more than 2**63 - 1 bytes");
+  Dims own_strides;  // NULL strides: compact row-major, checked like the producer's own
+  const int64_t* strides = t.strides;
+  if (strides == nullptr) {
+    own_strides = contiguous_strides(Dims(shape, ndim));
+    strides = own_strides.data();
   }
+  if (dtype.is_subbyte()) {
+    if (!compact_row_major(Dims(shape, ndim), Dims(strides, ndim)))
+      throw BufferError("strided sub-byte DLPack tensors are not supported (packed sub-byte data must be compact)");
+  } else if (!strided_extent_fits(shape, strides, ndim, dtype.itemsize(), &lo, &hi) ||
+             !add_fits(static_cast<int64_t>(t.byte_offset), hi, &last)) {
+    throw BufferError("DLPack tensor's strides " + shape_str(Dims(strides, ndim)) + " (shape " +
+                      shape_str(Dims(shape, ndim)) + ", byte_offset " + std::to_string(t.byte_offset) +
+                      ") address more than 2**63 - 1 bytes");
+  }
+  // Everything that can throw (a rank beyond the inline Dims allocates) happens before the
+  // Storage adopts the tensor: from then on its destructor, not our caller, releases it.
+  Dims shape_dims(shape, ndim);
+  if (t.strides) own_strides.assign(strides, ndim);
   // Storage size is informational for adopted memory.
-  StoragePtr st = Storage::adopt(release, static_cast<size_t>(nbytes), device);
-  Array a(std::move(st), static_cast<int64_t>(t.byte_offset), std::move(shape), std::move(strides), dtype);
-  if (flags & DLPACK_FLAG_BITMASK_READ_ONLY) a.set_readonly(true);
-  return a;
+  return Array(Storage::adopt(release, static_cast<size_t>(nbytes), device), static_cast<int64_t>(t.byte_offset),
+               std::move(shape_dims), std::move(own_strides), dtype,
+               (flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? kReadOnly : 0);
 }
 
 void call_versioned_deleter(void* ctx, void*) {

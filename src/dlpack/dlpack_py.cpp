@@ -311,9 +311,10 @@ PyObject* call_dlpack(PyObject* const* argv, size_t nargs, PyObject* kwnames) {
 // importing a NumPy array) is skipped, and another device is asked for with dl_device.
 // (Backends count their devices once; tests swap backends, so this is not cached here.)
 bool have_stream_devices() {
-  for (DeviceKind k : {DeviceKind::CUDA, DeviceKind::ROCM})
-    if (DeviceRuntime* rt = find_runtime(k); rt && rt->device_count() > 0) return true;
-  return false;
+  DeviceRuntime* cuda = find_runtime(DeviceKind::CUDA);
+  if (cuda && cuda->device_count() > 0) return true;
+  DeviceRuntime* rocm = find_runtime(DeviceKind::ROCM);
+  return rocm && rocm->device_count() > 0;
 }
 
 Device producer_device(PyObject* x) {
@@ -355,11 +356,72 @@ Array import_without_dlpack(PyObject* x, const Device* want) {
   throw pybind11::error_already_set();
 }
 
+// After the first __dlpack__ call failed with the error set: older producers, on a
+// TypeError that rejects the 2023.12 keywords, are asked again, first with max_version
+// alone (producers that predate dl_device and copy still export versioned capsules, the
+// only ones that can say "read-only"), then with none of them; passed_extras says whether
+// the first call had dl_device or copy. Any other TypeError is the producer's real answer
+// and stays set. Returns the capsule or nullptr with the error set; clears *honoured_copy
+// when the call that succeeded could not carry copy.
+PyObject* retry_for_older_producer(PyObject* x, PyObject* stream, bool passed_extras, bool* honoured_copy) {
+  PyObject* cap = nullptr;
+  for (int attempt = passed_extras ? 0 : 1; !cap && attempt < 2 && PyErr_ExceptionMatches(PyExc_TypeError); ++attempt) {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyErr_NormalizeException(&et, &ev, &tb);
+    if (!rejects_new_keywords(ev)) {
+      PyErr_Restore(et, ev, tb);
+      break;
+    }
+    Py_XDECREF(et);
+    Py_XDECREF(ev);
+    Py_XDECREF(tb);
+    *honoured_copy = false;
+    PyObject* argv2[4] = {nullptr, x};
+    Py_ssize_t n2 = 2;
+    PyObject* kwn2 = nullptr;
+    if (attempt == 0) {
+      argv2[n2++] = g.version;
+      kwn2 = stream ? g.kw_versioned_stream : g.kw_versioned;
+    } else if (stream) {
+      kwn2 = g.kw_stream;
+    }
+    if (stream) argv2[n2++] = stream;
+    cap = PyObject_VectorcallMethod(g.dlpack, argv2 + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwn2);
+  }
+  return cap;
+}
+
+// The Array in __dlpack__'s capsule; the capsule reference is released on every path.
+Array consume_returned_capsule(PyObject* cap, bool* copied) {
+  try {
+    Array a = consume_capsule(cap, copied);
+    Py_DECREF(cap);
+    return a;
+  } catch (...) {
+    Py_DECREF(cap);
+    throw;
+  }
+}
+
 // Imports through the __dlpack__ protocol. Sets *copied when the producer made a copy.
 Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copied) {
+  const bool streams = have_stream_devices();
+  if (!want && copy < 0 && !streams) {
+    // The plain request (from_dlpack(x) of host memory, no device or copy asked for):
+    // __dlpack__(max_version=...) and nothing to build, pass on or release around it.
+    PyObject* argv[3] = {nullptr, x, g.version};
+    PyObject* cap = call_dlpack(argv, 1, g.kw_versioned);
+    if (!cap) {
+      bool honoured_copy = true;  // no copy was asked for
+      cap = retry_for_older_producer(x, nullptr, false, &honoured_copy);
+      if (!cap) return import_without_dlpack(x, nullptr);
+    }
+    return consume_returned_capsule(cap, copied);
+  }
   PyObject* stream = nullptr;  // new reference: the stream the producer orders its work before
   PyObject* dl_device = nullptr;
-  if (have_stream_devices()) {
+  if (streams) {
     // The stream the producer must order its work before: ours on the device the data will
     // be on (the requested one when dl_device asks for a move; none for host memory).
     Device src_dev = producer_device(x);
@@ -396,36 +458,8 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
   }
   PyObject* cap = kwn_full ? call_dlpack(argv, 1, kwn_full) : nullptr;
   if (kwn_full && kwn_full != kwn) Py_DECREF(kwn_full);
-  // Older producers: on a TypeError that rejects the 2023.12 keywords, retry first with
-  // max_version alone (producers that predate dl_device and copy still export versioned
-  // capsules, the only ones that can say "read-only"), then with none of them. Any other
-  // TypeError is the producer's real answer and propagates.
   bool honoured_copy = true;
-  const bool passed_extras = dl_device || copy >= 0;
-  for (int attempt = passed_extras ? 0 : 1; !cap && attempt < 2 && PyErr_ExceptionMatches(PyExc_TypeError); ++attempt) {
-    PyObject *et, *ev, *tb;
-    PyErr_Fetch(&et, &ev, &tb);
-    PyErr_NormalizeException(&et, &ev, &tb);
-    if (!rejects_new_keywords(ev)) {
-      PyErr_Restore(et, ev, tb);
-      break;
-    }
-    Py_XDECREF(et);
-    Py_XDECREF(ev);
-    Py_XDECREF(tb);
-    honoured_copy = false;
-    PyObject* argv2[4] = {nullptr, x};
-    Py_ssize_t n2 = 2;
-    PyObject* kwn2 = nullptr;
-    if (attempt == 0) {
-      argv2[n2++] = g.version;
-      kwn2 = stream ? g.kw_versioned_stream : g.kw_versioned;
-    } else if (stream) {
-      kwn2 = g.kw_stream;
-    }
-    if (stream) argv2[n2++] = stream;
-    cap = PyObject_VectorcallMethod(g.dlpack, argv2 + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kwn2);
-  }
+  if (!cap) cap = retry_for_older_producer(x, stream, dl_device || copy >= 0, &honoured_copy);
   Py_XDECREF(stream);
   if (!cap && dl_device && PyErr_ExceptionMatches(PyExc_BufferError)) {
     // The producer cannot move its data to the device we asked for (NumPy only serves the
@@ -436,16 +470,10 @@ Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copie
   }
   Py_XDECREF(dl_device);
   if (!cap) return import_without_dlpack(x, want);
-  try {
-    Array a = consume_capsule(cap, copied);
-    Py_DECREF(cap);
-    // A producer that accepted copy=True promised a copy even if it does not set IS_COPIED.
-    if (honoured_copy && copy == 1) *copied = true;
-    return a;
-  } catch (...) {
-    Py_DECREF(cap);
-    throw;
-  }
+  Array a = consume_returned_capsule(cap, copied);
+  // A producer that accepted copy=True promised a copy even if it does not set IS_COPIED.
+  if (honoured_copy && copy == 1) *copied = true;
+  return a;
 }
 
 // PyTorch's exchange table (2.13) exports a conjugate view's memory without conjugating
@@ -485,6 +513,9 @@ bool import_via_table(PyObject* x, const DLPackExchangeAPI* api, Array* out) {
   return true;
 }
 
+Array import_dlpack_impl(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables,
+                         bool known_foreign);
+
 KwSpec<2> g_from_kw{{"device", "copy"}};
 
 PyObject* from_dlpack_impl(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, bool use_peer_tables) {
@@ -512,7 +543,7 @@ PyObject* from_dlpack_impl(PyObject* const* args, Py_ssize_t nargs, PyObject* kw
       return wrap(copy_to(*own, other_device ? want : own->device())).release().ptr();
     }
     bool copied = false;
-    Array a = import_dlpack(x, has_device ? &want : nullptr, copy, &copied, use_peer_tables);
+    Array a = import_dlpack_impl(x, has_device ? &want : nullptr, copy, &copied, use_peer_tables, true);
     return wrap(std::move(a)).release().ptr();
   } catch (...) {
     set_python_error_from_current();
@@ -557,8 +588,10 @@ void add_method(PyTypeObject* type, PyMethodDef* def) {
 namespace {
 // The array x's memory makes, through whichever door x offers (returned by value, so that
 // the hot protocol path builds it in the caller's object).
-Array import_where_it_is(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
-  if (Array* own = try_unwrap(x)) return *own;
+Array import_where_it_is(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables,
+                         bool known_foreign) {
+  if (!known_foreign)
+    if (Array* own = try_unwrap(x)) return *own;
   const DLPackExchangeAPI* api = nullptr;
   const char* bad_table = nullptr;  // why the type's exchange table attribute is unusable
   if (use_peer_tables && (api = peer_exchange_api(Py_TYPE(x), &bad_table))) {
@@ -580,11 +613,13 @@ Array import_where_it_is(PyObject* x, const Device* want, int copy, bool* copied
   bump(dlpack_counters().imports_via_protocol);
   return import_via_protocol(x, want, copy, copied);
 }
-}  // namespace
 
-Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
+// import_dlpack; known_foreign: the caller has already seen that x is no dlarray.Array (the
+// subclass check walks x's type's MRO, a few ns on the path of every import).
+Array import_dlpack_impl(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables,
+                         bool known_foreign) {
   *copied = false;
-  Array a = import_where_it_is(x, want, copy, copied, use_peer_tables);
+  Array a = import_where_it_is(x, want, copy, copied, use_peer_tables, known_foreign);
   const bool other_device = want && *want != a.device();
   if ((other_device || copy == 1) && !*copied) {
     if (copy == 0)
@@ -594,6 +629,11 @@ Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, boo
     *copied = true;
   }
   return a;
+}
+}  // namespace
+
+Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
+  return import_dlpack_impl(x, want, copy, copied, use_peer_tables, false);
 }
 
 void bind_dlpack(pyb::module_& m) {
