@@ -1,0 +1,105 @@
+// gpu_search.cpp — argmax/argmin, searchsorted, nonzero and unique of GPU arrays, composed from
+// the GPU element jobs (gpu_elementwise_kernels.h), tree_reduce.h's folds and scans and the
+// sort of gpu_sort.cpp.
+//
+// The SearchSortKernels entries for a backend's device memory (core/search_sort.h plans every
+// function for every device: argument, axis, dtype and output rules are not repeated here).
+// No vendor library call is added: every step is an element job or a composition of them, so
+// the fake backend runs all of it on the host and the tests compare it with the CPU bit for
+// bit. The exact semantics come from the CPU's order keys (core/order_key.h): -0 equals +0 and
+// NaN sorts after everything.
+//
+// Synchronisation: argmax/argmin and searchsorted without a sorter queue everything on the
+// current stream and return at once. searchsorted with a sorter waits for one number (how
+// many sorter entries are out of bounds: the CPU raises IndexError for them), and nonzero and
+// unique wait for their result's length, a data-dependent size the host must know to allocate
+// the outputs.
+#include <cstdint>
+#include <string>
+
+#include "backends/gpu/gpu_backend.h"
+#include "backends/gpu/gpu_elementwise.h"
+#include "core/copy.h"
+#include "core/elementwise.h"
+#include "core/errors.h"
+#include "core/fill.h"
+#include "core/tree_reduce.h"
+
+namespace dla::gpu {
+namespace {
+
+const DType kIndex = DType::of(ScalarType::Int64);
+
+// The element bodies cover the real dtypes; complex keys (two parts) have no GPU kernel yet.
+void refuse_complex(const Array& x, const char* fname) {
+  const ScalarType st = x.dtype().scalar;
+  if (st == ScalarType::Complex64 || st == ScalarType::Complex128)
+    throw NotImplementedError(std::string(fname) + " on device '" + x.device().str() +
+                              "' is not available yet for dtype " + x.dtype().name());
+}
+
+// Byte strides of a row-major array of `shape` with elements of `itemsize` bytes.
+Dims contiguous_bytes(const Dims& shape, int64_t itemsize) {
+  Dims s = contiguous_strides(shape);
+  for (int d = 0; d < s.size(); ++d) s[d] *= itemsize;
+  return s;
+}
+
+// where(cond, a, scalar): one launch of the elementwise where.
+Array where_scalar(const Array& cond, const Array& a, int64_t otherwise) {
+  ElemArg args[3] = {ElemArg::of(cond), ElemArg::of(a), ElemArg::of(Scalar::of_int(otherwise), PyScalarKind::Int)};
+  ElementwisePlan p = plan_elementwise(OpId::where, args, 3);
+  execute_elementwise(p);
+  return std::move(p.out);
+}
+
+// Row positions 0..len-1 of `rows` contiguous rows (int64, {rows, len}).
+Array row_positions(const Device& dev, int64_t rows, int64_t len, const char* fname) {
+  const Array pos = Array::empty(Dims{rows, len}, kIndex, dev);
+  DlaGpuElementwise job = blank_job(DLA_GPU_OP_ROW_INDEX, ScalarType::Int64);
+  job.data[0] = pos.data();
+  job.scalar[1][0] = len;
+  const int64_t out_stride = 8, none = 0;
+  const int64_t* strides[2] = {&out_stride, &none};
+  submit_gpu_job(dev, job, Dims{rows * len}, strides, 2, std::string(fname) + " (row positions)");
+  return pos;
+}
+
+}  // namespace
+
+// argmax / argmin: the first position of the largest ARG_KEY of each row (the key puts the
+// first NaN first for both, and reverses argmin's order), as two tree folds over rows laid
+// out contiguously with the axis last: the rows' largest keys (maximum), then the smallest
+// position holding it (minimum over where(key == largest, position, INT64_MAX)). 2 log2(len)
+// + 4 launches, no wait for the device.
+void gpu_arg_extreme(const Array& out, const Array& x, int axis, bool is_max) {
+  const char* fname = is_max ? "argmax" : "argmin";
+  refuse_complex(x, fname);
+  const Device dev = x.device();
+  const int64_t len = x.shape(axis), n = x.size(), rows = n / len;
+  if (len == 1) {  // one candidate per row
+    fill(out, Scalar::of_int(0));
+    return;
+  }
+  const Array xt = axis_last(x, axis);
+  const DType kd = key_dtype(x.itemsize());
+  const Array keys = Array::empty(Dims{rows, len}, kd, dev);
+  {
+    DlaGpuElementwise job = blank_job(DLA_GPU_OP_ARG_KEY, x.dtype().scalar);
+    job.flags = is_max ? 0 : DLA_GPU_FLAG_ARGMIN;
+    job.data[0] = keys.data();
+    job.data[1] = xt.data();
+    const Dims kb = contiguous_bytes(xt.shape(), kd.itemsize()), xs = byte_strides(xt);
+    const int64_t* strides[2] = {kb.data(), xs.data()};
+    submit_gpu_job(dev, job, xt.shape(), strides, 2, std::string(fname) + " (keys)");
+  }
+  const bool reduced[2] = {false, true};
+  const Array top = tree_fold(OpId::maximum, keys, reduced);  // {rows, 1}
+  const Array hit = elementwise(OpId::equal, keys, top);
+  const Array cand = where_scalar(hit, row_positions(dev, rows, len, fname), INT64_MAX);
+  const Array first = ascontiguous(tree_fold(OpId::minimum, cand, reduced));  // {rows, 1}
+  const Array ot = axis_last(out, axis);
+  copy_into(ot, first.view(ot.shape(), contiguous_strides(ot.shape()), first.byte_offset()));
+}
+
+}  // namespace dla::gpu
