@@ -110,3 +110,82 @@ def test_argmax_argmin_errors_as_on_the_cpu(fake):
 def test_argmax_argmin_random(fake, a, axis):
     kw = {} if axis < 0 else {"axis": axis % a.ndim}
     assert_arg_extremes_match(dl.asarray(a), on_gpu(a), **kw)
+
+
+# ---- searchsorted ------------------------------------------------------------------------
+
+
+def assert_searches_match(x1, q, sorter=None):
+    c1, g1 = dl.asarray(x1), on_gpu(x1)
+    cq = q if np.isscalar(q) else dl.asarray(q)
+    gq = q if np.isscalar(q) else on_gpu(q)
+    cs = None if sorter is None else dl.asarray(sorter)
+    gs = None if sorter is None else on_gpu(sorter)
+    for side in ("left", "right"):
+        same(dl.searchsorted(g1, gq, side=side, sorter=gs), dl.searchsorted(c1, cq, side=side, sorter=cs),
+             what=(side, sorter is not None))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_searchsorted_every_dtype_with_and_without_sorter(fake, dtype):
+    a = data((61,), dtype, seed=3)
+    q = data((4, 15), dtype, seed=4)
+    order = np.argsort(a, kind="stable")
+    assert_searches_match(np.sort(a), q)
+    assert_searches_match(a, q, sorter=order)
+    assert_searches_match(a, q, sorter=order.astype("int32"))  # any integer sorter is cast
+    assert_searches_match(np.sort(a)[:1], q)
+    assert_searches_match(a[::-1].copy(), q)  # unsorted x1: the CPU's probe sequence, step for step
+
+
+def test_searchsorted_nan_signed_zeros_views_and_scalars(fake):
+    x1 = np.array([-np.inf, -1.0, -0.0, 0.0, 0.0, 2.0, np.inf, np.nan, np.nan])
+    q = np.array([np.nan, -np.nan, 0.0, -0.0, 2.0, -np.inf, np.inf, 5.0, -7.0])
+    assert_searches_match(x1, q)
+    assert_searches_match(x1, q.reshape(3, 3)[:, ::-2])
+    assert_searches_match(x1, 0.0)
+    assert_searches_match(x1, np.float64(np.nan))
+    g = on_gpu(np.repeat(x1, 2))[::2]  # a strided x1 and sorter
+    c = dl.asarray(np.repeat(x1, 2))[::2]
+    s = np.arange(9)[::-1].copy()
+    gs, cs = on_gpu(np.repeat(s, 3))[::3], dl.asarray(np.repeat(s, 3))[::3]
+    for side in ("left", "right"):
+        same(dl.searchsorted(g, on_gpu(q), side=side), dl.searchsorted(c, dl.asarray(q), side=side))
+        same(dl.searchsorted(g[::-1], on_gpu(q), side=side, sorter=gs),
+             dl.searchsorted(c[::-1], dl.asarray(q), side=side, sorter=cs))
+    same(dl.searchsorted(on_gpu(np.arange(5, dtype="int8")), on_gpu(np.array([300, -3], "int16"))),
+         dl.searchsorted(dl.asarray(np.arange(5, dtype="int8")), dl.asarray(np.array([300, -3], "int16"))))
+
+
+def test_searchsorted_empty_inputs_and_sync(fake):
+    assert_searches_match(np.zeros(0, "float32"), np.array([1.0, np.nan], "float32"))
+    assert_searches_match(np.arange(4.0), np.zeros((2, 0)))
+    g1, gq = on_gpu(np.arange(100.0)), on_gpu(np.linspace(-3, 103, 40))
+    fake.clear_log()
+    dl.searchsorted(g1, gq, side="right")
+    assert "sync" not in ops_of(fake)  # without a sorter: queued only
+    dl.searchsorted(g1, gq, sorter=on_gpu(np.arange(100)))
+    assert ops_of(fake).count("sync") == 1  # the sorter's bounds check reads one count back
+
+
+def test_searchsorted_bad_sorter_raises_as_on_the_cpu(fake):
+    x1 = np.array([3.0, 1.0, 2.0])
+    for bad in ([0, 3, 1], [2, -1, 0], [5, 0, -9]):
+        with pytest.raises(IndexError) as cpu:
+            dl.searchsorted(dl.asarray(x1), dl.asarray(x1), sorter=dl.asarray(np.array(bad)))
+        with pytest.raises(IndexError) as gpu:
+            dl.searchsorted(on_gpu(x1), on_gpu(x1), sorter=on_gpu(np.array(bad)))
+        assert str(gpu.value) == str(cpu.value)
+    with pytest.raises(NotImplementedError, match="searchsorted on device 'rocm:0' is not available yet for dtype complex128"):
+        dl.searchsorted(on_gpu(np.array([1j])), on_gpu(np.array([1j])))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hnp.arrays(np.float32, st.integers(0, 20), elements=st.floats(width=32) | st.sampled_from([0.0, -0.0])),
+       hnp.arrays(np.float32, st.integers(1, 10), elements=st.floats(width=32) | st.sampled_from([0.0, -0.0])),
+       st.booleans())
+def test_searchsorted_random(fake, x1, q, sorted_first):
+    if sorted_first:
+        assert_searches_match(np.sort(x1), q)
+    else:
+        assert_searches_match(x1, q, sorter=np.argsort(x1, kind="stable"))

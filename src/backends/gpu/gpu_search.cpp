@@ -23,6 +23,7 @@
 #include "core/elementwise.h"
 #include "core/errors.h"
 #include "core/fill.h"
+#include "core/reduction.h"
 #include "core/tree_reduce.h"
 
 namespace dla::gpu {
@@ -65,6 +66,35 @@ Array row_positions(const Device& dev, int64_t rows, int64_t len, const char* fn
   return pos;
 }
 
+// op(a, scalar) for an int64 scalar: one launch.
+Array with_scalar(OpId op, const Array& a, int64_t v) {
+  ElemArg args[2] = {ElemArg::of(a), ElemArg::of(Scalar::of_int(v), PyScalarKind::Int)};
+  ElementwisePlan p = plan_elementwise(op, args, 2);
+  execute_elementwise(p);
+  return std::move(p.out);
+}
+
+// Element i of an int64 device array, on the host: waits for the work queued before it.
+int64_t read_back(const Array& a, int64_t i) {
+  const Array h = copy_to(a.view(Dims{}, Dims{}, a.byte_offset() + i * a.stride(0) * 8), Device{});
+  return *reinterpret_cast<const int64_t*>(h.data());
+}
+
+// IndexError (the CPU's message) when some sorter entry is outside [0, n). The count of such
+// entries is the only number read back; the sorter itself only on the error path.
+void check_sorter(const Array& sorter, int64_t n) {
+  const Array bad = elementwise(OpId::logical_or, with_scalar(OpId::less, sorter, 0),
+                                with_scalar(OpId::greater_equal, sorter, n));
+  const Array count = reduce(ReduceOpId::sum, bad, Dims{0}, false, &kIndex);
+  if (read_back(count.view(Dims{1}, Dims{1}, count.byte_offset()), 0) == 0) return;
+  const Array h = copy_to(sorter, Device{});
+  const int64_t* s = reinterpret_cast<const int64_t*>(h.data());
+  for (int64_t i = 0; i < n; ++i)
+    if (s[i] < 0 || s[i] >= n)
+      throw IndexError("searchsorted: sorter[" + std::to_string(i) + "] = " + std::to_string(s[i]) +
+                       " is out of bounds for x1 of size " + std::to_string(n));
+}
+
 }  // namespace
 
 // argmax / argmin: the first position of the largest ARG_KEY of each row (the key puts the
@@ -100,6 +130,34 @@ void gpu_arg_extreme(const Array& out, const Array& x, int axis, bool is_max) {
   const Array first = ascontiguous(tree_fold(OpId::minimum, cand, reduced));  // {rows, 1}
   const Array ot = axis_last(out, axis);
   copy_into(ot, first.view(ot.shape(), contiguous_strides(ot.shape()), first.byte_offset()));
+}
+
+// searchsorted: one SEARCH job over the queries, each a binary search of x1 (through sorter)
+// on order keys, no copy of x1. A sorter is first checked for out-of-bounds entries, which
+// the CPU refuses with IndexError: counting them is the one wait for the device.
+void gpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const Array& sorter, bool right) {
+  refuse_complex(x1, "searchsorted");
+  const Device dev = x1.device();
+  const int64_t n = x1.shape(0);
+  if (n == 0) {  // every query goes first (and x1 has no memory to point the job at)
+    fill(out, Scalar::of_int(0));
+    return;
+  }
+  if (sorter.storage()) check_sorter(sorter, n);
+  DlaGpuElementwise job = blank_job(DLA_GPU_OP_SEARCH, x1.dtype().scalar);
+  job.flags = right ? DLA_GPU_FLAG_RIGHT : 0;
+  job.data[0] = out.data();
+  job.data[1] = x2.data();
+  job.data[2] = x1.data();
+  job.scalar[2][0] = x1.stride(0) * x1.itemsize();
+  job.scalar[2][1] = n;
+  if (sorter.storage()) {
+    job.data[3] = sorter.data();
+    job.scalar[3][0] = sorter.stride(0) * sorter.itemsize();
+  }
+  const Dims ob = byte_strides(out), qb = byte_strides(x2), zeros(x2.ndim());
+  const int64_t* strides[4] = {ob.data(), qb.data(), zeros.data(), zeros.data()};
+  submit_gpu_job(dev, job, x2.shape(), strides, 4, "searchsorted");
 }
 
 }  // namespace dla::gpu
