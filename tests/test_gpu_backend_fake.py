@@ -538,10 +538,9 @@ def test_pinned_memory_of_another_index_is_ordered(fake):
 
 # ---- functions without GPU kernels yet ---------------------------------------------------------
 
-# (sort, argsort and count_nonzero run on GPUs: tests/test_gpu_sort_fake.py; argmax, argmin and searchsorted:
-# tests/test_gpu_search_fake.py)
+# (sort, argsort and count_nonzero run on GPUs: tests/test_gpu_sort_fake.py; argmax, argmin,
+# searchsorted and nonzero: tests/test_gpu_search_fake.py)
 @pytest.mark.parametrize("call", [
-    lambda x: dlarray.nonzero(x),
     lambda x: dlarray.isin(x, x),
     lambda x: dlarray.unique_values(x), lambda x: dlarray.unique_all(x)])
 def test_search_sort_functions_refuse_device_arrays_cleanly(fake, call):

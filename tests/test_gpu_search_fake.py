@@ -189,3 +189,51 @@ def test_searchsorted_random(fake, x1, q, sorted_first):
         assert_searches_match(np.sort(x1), q)
     else:
         assert_searches_match(x1, q, sorter=np.argsort(x1, kind="stable"))
+
+
+# ---- nonzero and boolean masks -----------------------------------------------------------
+
+
+def assert_nonzero_matches(a):
+    x, g = dl.asarray(a), on_gpu(a)
+    got, want = dl.nonzero(g), dl.nonzero(x)
+    assert len(got) == len(want)
+    for k, (gd, cd) in enumerate(zip(got, want)):
+        same(gd, cd, what=("axis", k))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_nonzero_every_dtype(fake, dtype):
+    for shape in ((37,), (4, 9), (3, 4, 5), (2, 1, 3, 2)):
+        assert_nonzero_matches(data(shape, dtype, seed=sum(shape)))
+
+
+def test_nonzero_nan_zeros_views_and_sync(fake):
+    a = np.array([[0.0, -0.0, np.nan], [1.0, 0.0, -np.inf]])
+    assert_nonzero_matches(a)
+    assert_nonzero_matches(np.zeros((3, 4)))  # nothing nonzero: (0,) per axis
+    assert_nonzero_matches(np.ones((2, 3), bool))
+    assert_nonzero_matches(np.zeros((3, 0)))
+    assert_nonzero_matches(data((3000,), "int8", seed=1))
+    b = data((6, 8, 10), "float32", seed=6)
+    for view in (lambda t: t[::2, :, 1::3], lambda t: dl.permute_dims(t, (2, 0, 1)), lambda t: t[:, ::-1]):
+        got, want = dl.nonzero(view(on_gpu(b))), dl.nonzero(view(dl.asarray(b)))
+        for gd, cd in zip(got, want):
+            same(gd, cd)
+    g = on_gpu(b)
+    fake.clear_log()
+    dl.nonzero(g)
+    assert ops_of(fake).count("sync") == 1  # the count: the result's length
+    with pytest.raises(ValueError, match="at least one dimension"):
+        dl.nonzero(on_gpu(np.float64(1.0)))
+    with pytest.raises(NotImplementedError, match="nonzero on device 'rocm:0' is not available yet for dtype complex128"):
+        dl.nonzero(on_gpu(np.array([1j, 0])))
+
+
+def test_boolean_masks_select_on_the_device(fake):
+    a = data((5, 6), "float64", seed=8)
+    m = a > 0
+    x, g = dl.asarray(a), on_gpu(a)
+    same(g[on_gpu(m)], x[dl.asarray(m)])
+    same(g[on_gpu(m[:, 0])], x[dl.asarray(m[:, 0])])
+    same(g[:, on_gpu(m[0])], x[:, dl.asarray(m[0])])

@@ -19,6 +19,7 @@
 
 #include "backends/gpu/gpu_backend.h"
 #include "backends/gpu/gpu_elementwise.h"
+#include "core/cast.h"
 #include "core/copy.h"
 #include "core/elementwise.h"
 #include "core/errors.h"
@@ -95,6 +96,21 @@ void check_sorter(const Array& sorter, int64_t n) {
                        " is out of bounds for x1 of size " + std::to_string(n));
 }
 
+// A COMPACT job's strides over {n}: the output slot comes from the scan, the scan and an
+// int64 source are contiguous (operand 2's stride is set per job when its width differs).
+const int64_t kZero = 0, kEight = 8;
+const int64_t* const kCompactStrides[3] = {&kZero, &kEight, &kEight};
+
+// The inclusive running count (int64, {n}) of x's nonzero elements in row-major order.
+Array flags_scan(const Array& x) {
+  const DType b = DType::of(ScalarType::Bool);
+  const Array nz = x.dtype() == b ? x : cast_to(x, b);
+  const Array f = cast_to(nz, kIndex);  // a new row-major array: scanned in place
+  const Array scan = f.view(Dims{x.size()}, Dims{1}, f.byte_offset());
+  tree_scan(OpId::add, scan, 0);
+  return scan;
+}
+
 }  // namespace
 
 // argmax / argmin: the first position of the largest ARG_KEY of each row (the key puts the
@@ -158,6 +174,32 @@ void gpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const 
   const Dims ob = byte_strides(out), qb = byte_strides(x2), zeros(x2.ndim());
   const int64_t* strides[4] = {ob.data(), qb.data(), zeros.data(), zeros.data()};
   submit_gpu_job(dev, job, x2.shape(), strides, 4, "searchsorted");
+}
+
+// nonzero: the flags (x != 0 as a cast to bool: NaN is nonzero, as on the CPU) as int64, their
+// inclusive scan (tree_scan, Hillis–Steele), the count read back (the one wait: the host must
+// know it to allocate the (ndim, count) result), then one COMPACT job per axis writing each
+// flagged element's coordinate on that axis, (i / inner) % extent of its row-major index i,
+// into slot scan[i] - 1.
+Array gpu_nonzero(const Array& x) {
+  refuse_complex(x, "nonzero");
+  const Device dev = x.device();
+  const int64_t n = x.size();
+  const Array scan = flags_scan(x);
+  const int64_t count = read_back(scan, n - 1);
+  const Array out = Array::empty(Dims{int64_t(x.ndim()), count}, kIndex, dev);
+  if (count == 0) return out;
+  int64_t inner = 1;
+  for (int d = x.ndim() - 1; d >= 0; --d) {
+    DlaGpuElementwise job = blank_job(DLA_GPU_OP_COMPACT, ScalarType::Int64);
+    job.data[0] = out.data() + d * count * 8;
+    job.data[1] = scan.data();
+    job.scalar[2][0] = inner;
+    job.scalar[2][1] = x.shape(d);
+    submit_gpu_job(dev, job, Dims{n}, kCompactStrides, 3, "nonzero (coordinates)");
+    inner *= x.shape(d);
+  }
+  return out;
 }
 
 }  // namespace dla::gpu

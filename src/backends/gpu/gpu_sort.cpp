@@ -170,7 +170,7 @@ void gpu_sort(const Array& values, const Array& indices, const Array& x, int axi
 
 namespace {
 
-const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, nullptr, &gpu_searchsorted, nullptr, nullptr};
+const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, &gpu_nonzero, &gpu_searchsorted, nullptr, nullptr};
 
 }  // namespace
 
