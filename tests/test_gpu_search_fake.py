@@ -237,3 +237,62 @@ def test_boolean_masks_select_on_the_device(fake):
     same(g[on_gpu(m)], x[dl.asarray(m)])
     same(g[on_gpu(m[:, 0])], x[dl.asarray(m[:, 0])])
     same(g[:, on_gpu(m[0])], x[:, dl.asarray(m[0])])
+
+
+# ---- unique_values / unique_counts / unique_inverse / unique_all ---------------------------
+
+UNIQUE = ("unique_values", "unique_counts", "unique_inverse", "unique_all")
+
+
+def assert_unique_matches(a):
+    x, g = dl.asarray(a), on_gpu(a)
+    for name in UNIQUE:
+        got, want = getattr(dl, name)(g), getattr(dl, name)(x)
+        if name == "unique_values":
+            got, want = (got,), (want,)
+        assert type(got) is type(want) and len(got) == len(want), name
+        for field, gv, cv in zip(getattr(want, "_fields", ("values",)), got, want):
+            same(gv, cv, what=(name, field))
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_unique_every_dtype(fake, dtype):
+    for shape in ((50,), (6, 7), (2, 3, 4), (1,)):
+        assert_unique_matches(data(shape, dtype, seed=sum(shape) + len(dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_unique_nans_are_distinct_and_signed_zeros_equal(fake, dtype):
+    u = f"u{np.dtype(dtype).itemsize}"
+    a = np.array([np.nan, 0.0, -0.0, 1.0, np.nan, -0.0, 1.0, -np.nan, np.inf, -np.inf], dtype)
+    raw = a.view(u)
+    raw[4] |= 3  # a NaN payload: unique_values gives the quiet NaN, unique_all the exact element
+    assert_unique_matches(a)
+    assert_unique_matches(a[::-1].copy())
+    assert_unique_matches(np.full(5, np.nan, dtype))
+    assert_unique_matches(np.array([-0.0, 0.0, -0.0], dtype))  # one value, kept as -0 with indices
+
+
+def test_unique_views_empty_and_sync(fake):
+    b = data((6, 8, 10), "int16", seed=6)
+    for view in (lambda t: t[::2, :, 1::3], lambda t: dl.permute_dims(t, (2, 0, 1)), lambda t: t[:, ::-1]):
+        for name in UNIQUE:
+            got, want = getattr(dl, name)(view(on_gpu(b))), getattr(dl, name)(view(dl.asarray(b)))
+            for gv, cv in zip(got if name != "unique_values" else (got,), want if name != "unique_values" else (want,)):
+                same(gv, cv, what=name)
+    assert_unique_matches(np.zeros((3, 0), "float32"))
+    assert_unique_matches(np.float64(2.5))  # 0-d
+    assert_unique_matches(data((5000,), "uint8", seed=3))
+    g = on_gpu(b)
+    fake.clear_log()
+    dl.unique_all(g)
+    assert ops_of(fake).count("sync") == 1  # the number of unique values: the outputs' length
+    with pytest.raises(NotImplementedError, match="on device 'rocm:0' is not available yet for dtype complex128"):
+        dl.unique_values(on_gpu(np.array([1j, 0])))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=2, max_side=12),
+                  elements=st.floats(width=32) | st.sampled_from([0.0, -0.0, 1.0, float("nan")])))
+def test_unique_random(fake, a):
+    assert_unique_matches(a)

@@ -202,4 +202,83 @@ Array gpu_nonzero(const Array& x) {
   return out;
 }
 
+// unique_*: x flattened and sorted with its positions (gpu_sort: stable, so each run of equal
+// values starts with x's first occurrence), run-start flags from adjacent order keys
+// (not_equal of neighbours; a NaN always starts a run, as NaN equals nothing; -0 and +0 have
+// one key), their inclusive scan, the number of runs read back (the one wait: the outputs'
+// length), then COMPACT jobs for the values (exact elements when indices or inverse are
+// asked for, else through their keys, -0 -> +0 and NaN the quiet NaN, like the CPU), the
+// first positions and the run starts (counts are differences of those), and a SCATTER of
+// each sorted element's run number back to its position for the inverse.
+UniqueParts gpu_unique(const Array& x, int parts) {
+  refuse_complex(x, "unique");
+  const Device dev = x.device();
+  const DType dt = x.dtype();
+  const int64_t n = x.size();
+  const Array c = ascontiguous(x);
+  const Array xf = c.view(Dims{n}, Dims{1}, c.byte_offset());
+  const Array sv = Array::empty(Dims{n}, dt, dev), perm = Array::empty(Dims{n}, kIndex, dev);
+  gpu_sort(sv, perm, xf, 0, false);
+
+  const Array scan = Array::empty(Dims{n}, kIndex, dev);
+  fill(scan.view(Dims{1}, Dims{1}, scan.byte_offset()), Scalar::of_int(1));
+  if (n > 1) {
+    const DType kd = key_dtype(dt.itemsize());
+    const Array keys = Array::empty(Dims{n}, kd, dev);
+    DlaGpuElementwise job = blank_job(DLA_GPU_OP_SORT_KEY, dt.scalar);
+    job.data[0] = keys.data();
+    job.data[1] = sv.data();
+    const int64_t kb = kd.itemsize(), vb = dt.itemsize();
+    const int64_t* strides[2] = {&kb, &vb};
+    submit_gpu_job(dev, job, Dims{n}, strides, 2, "unique (order keys)");
+    const Array next = keys.view(Dims{n - 1}, Dims{1}, keys.byte_offset() + kb);
+    Array starts = elementwise(OpId::not_equal, next, keys.view(Dims{n - 1}, Dims{1}, keys.byte_offset()));
+    if (is_floating(dt.scalar))
+      starts = elementwise(OpId::logical_or, starts, elementwise(OpId::isnan, sv.view(Dims{n - 1}, Dims{1}, sv.byte_offset() + vb)));
+    cast_into(scan.view(Dims{n - 1}, Dims{1}, scan.byte_offset() + 8), starts);
+    tree_scan(OpId::add, scan, 0);
+  }
+  const int64_t u = read_back(scan, n - 1);
+
+  UniqueParts r;
+  const bool exact = parts & (kUniqueIndices | kUniqueInverse);
+  auto compact = [&](const Array& out, const Array* src, int32_t flags, int64_t start_mod, const char* what) {
+    DlaGpuElementwise job = blank_job(DLA_GPU_OP_COMPACT, src ? src->dtype().scalar : ScalarType::Int64);
+    job.flags = flags;
+    job.data[0] = out.data();
+    job.data[1] = scan.data();
+    if (src) job.data[2] = src->data();
+    job.scalar[2][0] = 1;
+    job.scalar[2][1] = start_mod;
+    const int64_t sb = src ? src->itemsize() : 8;
+    const int64_t* strides[3] = {&kZero, &kEight, &sb};
+    submit_gpu_job(dev, job, Dims{n}, strides, 3, std::string("unique (") + what + ")");
+  };
+  r.values = Array::empty(Dims{u}, dt, dev);
+  compact(r.values, &sv, exact ? 0 : DLA_GPU_FLAG_CANONICAL, 0, "values");
+  if (parts & kUniqueIndices) {
+    r.indices = Array::empty(Dims{u}, kIndex, dev);
+    compact(r.indices, &perm, 0, 0, "indices");
+  }
+  if (parts & kUniqueCounts) {
+    const Array starts = Array::empty(Dims{u + 1}, kIndex, dev);
+    compact(starts, nullptr, 0, n, "run starts");  // i % n: the sorted position i itself
+    fill(starts.view(Dims{1}, Dims{1}, starts.byte_offset() + u * 8), Scalar::of_int(n));
+    r.counts = elementwise(OpId::subtract, starts.view(Dims{u}, Dims{1}, starts.byte_offset() + 8),
+                           starts.view(Dims{u}, Dims{1}, starts.byte_offset()));
+  }
+  if (parts & kUniqueInverse) {
+    const Array group = with_scalar(OpId::subtract, scan, 1);
+    r.inverse = Array::empty(Dims{n}, kIndex, dev);
+    DlaGpuElementwise job = blank_job(DLA_GPU_OP_SCATTER, ScalarType::Int64);
+    job.data[0] = r.inverse.data();
+    job.scalar[0][0] = 8;
+    job.data[1] = perm.data();
+    job.data[2] = group.data();
+    const int64_t* strides[3] = {&kZero, &kEight, &kEight};
+    submit_gpu_job(dev, job, Dims{n}, strides, 3, "unique (inverse)");
+  }
+  return r;
+}
+
 }  // namespace dla::gpu

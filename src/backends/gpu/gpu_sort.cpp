@@ -170,7 +170,9 @@ void gpu_sort(const Array& values, const Array& indices, const Array& x, int axi
 
 namespace {
 
-const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, &gpu_nonzero, &gpu_searchsorted, nullptr, nullptr};
+// isin is the one entry still missing (it would be unique's sort of x2 plus a SEARCH job).
+const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, &gpu_nonzero, &gpu_searchsorted, nullptr,
+                                              &gpu_unique};
 
 }  // namespace
 
