@@ -1,12 +1,13 @@
-// gpu_elementwise.h — elementwise operations, dtype conversions, reductions and sorts on GPU
-// arrays (gpu_elementwise.cpp, gpu_reduce.cpp, gpu_sort.cpp), registered for a backend's device
-// memory when it is installed.
+// gpu_elementwise.h — elementwise operations, dtype conversions, reductions, sorts and searches
+// on GPU arrays (gpu_elementwise.cpp, gpu_reduce.cpp, gpu_sort.cpp, gpu_search.cpp), registered
+// for a backend's device memory when it is installed.
 #pragma once
 #include <string>
 
 #include "backends/gpu/gpu_ops.h"
 #include "core/device.h"
 #include "core/dims.h"
+#include "core/search_sort.h"
 
 namespace dla::gpu {
 
@@ -16,8 +17,20 @@ void register_gpu_elementwise(DeviceKind device_kind);
 // `shape` are coalesced into it. NotImplementedError naming `what` when no kernel covers it.
 void submit_gpu_job(const Device& device, DlaGpuElementwise& job, const Dims& shape,
                     const int64_t* const* strides, int count, const std::string& what);
-// sort / argsort (gpu_sort.cpp): the searching and sorting table's entries GPUs have.
+// The searching and sorting table's entries GPUs have (core/search_sort.h states what each
+// does), registered by gpu_sort.cpp. gpu_sort.cpp: sort / argsort; gpu_search.cpp: the others.
 void register_gpu_search_sort(DeviceKind device_kind);
+void gpu_sort(const Array& values, const Array& indices, const Array& x, int axis, bool descending);
+void gpu_arg_extreme(const Array& out, const Array& x, int axis, bool is_max);
+Array gpu_nonzero(const Array& x);
+void gpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const Array& sorter, bool right);
+UniqueParts gpu_unique(const Array& x, int parts);
+// Helpers the sort and search jobs share (gpu_sort.cpp): the unsigned dtype of a width (order
+// keys), `a` with `axis` moved last, an array's strides in bytes, a zeroed job.
+DType key_dtype(int64_t itemsize);
+Array axis_last(const Array& a, int axis);
+Dims byte_strides(const Array& a);
+DlaGpuElementwise blank_job(int32_t op, ScalarType dtype);
 // The statistical reductions and scans (gpu_reduce.cpp), composed from the elementwise kernels.
 void register_gpu_reductions(DeviceKind device_kind);
 

@@ -8,8 +8,9 @@
 // tested on machines without a GPU against the CPU results.
 //
 // dispatch_elementwise(job, runner) selects the body of the job's (op, dtype) pair, or of
-// its (to, from) pair for a cast, or of a sort's helper job (order keys, row positions, the
-// gather of sorted elements), and calls runner.template run<Body>(job); the runner is a
+// its (to, from) pair for a cast, or of a sort's or search's helper job (order keys, row
+// positions, the gather of sorted elements, argmax keys, binary searches, compaction and
+// scatter), and calls runner.template run<Body>(job); the runner is a
 // kernel launch on a GPU and a loop on the host. Complex dtypes are not covered yet (the
 // functors use std::complex, which device code cannot call): dispatch returns
 // DLA_GPU_UNSUPPORTED and the core raises NotImplementedError naming the op and dtype.
@@ -175,6 +176,99 @@ struct GatherBody {
   }
 };
 
+// ---- the element jobs of the searching functions (gpu_search.cpp; gpu_ops.h: ARG_KEY...) ---
+
+// A key whose first largest value in a row is argmax's (or, with ARGMIN, argmin's) answer, so
+// both are one "first maximum" search over unsigned keys: the order key already puts NaN
+// above everything; for argmin the other keys are reversed while NaN stays on top, because the
+// first NaN wins argmin too (as on the CPU). A float's number never has the all-ones key (that
+// is NaN's), so its NOT never collides with a NaN.
+template <class T>
+struct ArgKeyBody {
+  static constexpr int N = 2;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    using K = order_key_t<T>;
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    const T v = load<T>(j, 1, off[1]);
+    const K k = order_key(v);
+    bool keep = !(j.flags & DLA_GPU_FLAG_ARGMIN);
+    if constexpr (std::is_floating_point_v<T>) keep = keep || v != v;  // an integer's all-ones key is a number
+    *out_at<K>(j, off[0]) = keep ? k : K(~k);
+  }
+};
+
+// One query's insertion point: the CPU's branch-free halving (backends/cpu/order_keys.h,
+// lower_bounds) step for step on order keys, so even an x1 that is not sorted gives the CPU's
+// answer. Each thread reads x1 (through sorter) at log n places; x1 stays in the cache.
+template <class T>
+struct SearchBody {
+  static constexpr int N = 2;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    using K = order_key_t<T>;
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    const K q = order_key(load<T>(j, 1, off[1]));
+    const bool right = j.flags & DLA_GPU_FLAG_RIGHT;
+    const char* x1 = static_cast<const char*>(j.data[2]);
+    const char* sorter = static_cast<const char*>(j.data[3]);
+    const int64_t n = j.scalar[2][1];
+    auto key_at = [&](int64_t p) {
+      if (sorter) p = *reinterpret_cast<const int64_t*>(sorter + p * j.scalar[3][0]);
+      return order_key(*reinterpret_cast<const T*>(x1 + p * j.scalar[2][0]));
+    };
+    auto below = [&](K a) { return right ? !(q < a) : a < q; };  // a goes before the query
+    int64_t base = 0, len = n;
+    while (len > 1) {
+      const int64_t half = len / 2;
+      if (below(key_at(base + half - 1))) base += half;
+      len -= half;
+    }
+    *out_at<int64_t>(j, off[0]) = base + (n > 0 && below(key_at(base)) ? 1 : 0);
+  }
+};
+
+// Stream compaction's write: where the inclusive scan of 0/1 flags steps, the flagged
+// element goes to slot scan - 1 (slots are distinct, so threads never collide). Reading the
+// scan's previous entry instead of a separate flag array saves a buffer per compaction.
+template <class T>
+struct CompactBody {
+  static constexpr int N = 3;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    const int64_t* scan = reinterpret_cast<const int64_t*>(static_cast<const char*>(j.data[1]) + off[1]);
+    const int64_t s = *scan, prev = i > 0 ? scan[-1] : 0;
+    if (s == prev) return;
+    T* out = reinterpret_cast<T*>(j.data[0]) + (s - 1);
+    if (j.data[2] == nullptr) {  // a coordinate of flat index i (nonzero; run starts of unique)
+      if constexpr (sizeof(T) == 8)
+        *out = static_cast<T>((static_cast<int64_t>(i) / j.scalar[2][0]) % j.scalar[2][1]);
+      return;
+    }
+    const T v = load<T>(j, 2, off[2]);
+    if (j.flags & DLA_GPU_FLAG_CANONICAL) *out = order_key_value<T>(order_key(v));
+    else __builtin_memcpy(out, &v, sizeof(T));  // the exact bits (-0, NaN payloads)
+  }
+};
+
+// out[p] = v for distinct positions p (unique's inverse: the group of each sorted element,
+// written back at that element's original position). W: the element width's unsigned type.
+template <class W>
+struct ScatterBody {
+  static constexpr int N = 3;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    const int64_t p = *reinterpret_cast<const int64_t*>(static_cast<const char*>(j.data[1]) + off[1]);
+    *reinterpret_cast<W*>(static_cast<char*>(j.data[0]) + p * j.scalar[0][0]) = load<W>(j, 2, off[2]);
+  }
+};
+
 // ---- dispatch --------------------------------------------------------------------------
 
 template <class F, int arity, Sig sig, uint8_t kinds, ScalarType S, class Runner>
@@ -249,6 +343,10 @@ int dispatch_sort_job(const DlaGpuElementwise& j, Runner& runner) {
       if (j.op == DLA_GPU_OP_SORT_KEY) return runner.template run<SortKeyBody<T>>(j);
       // One gather per element width: int32, uint32 and float32 share a kernel.
       if (j.op == DLA_GPU_OP_GATHER) return runner.template run<GatherBody<order_key_t<T>>>(j);
+      if (j.op == DLA_GPU_OP_ARG_KEY) return runner.template run<ArgKeyBody<T>>(j);
+      if (j.op == DLA_GPU_OP_SEARCH) return runner.template run<SearchBody<T>>(j);
+      if (j.op == DLA_GPU_OP_COMPACT) return runner.template run<CompactBody<T>>(j);
+      if (j.op == DLA_GPU_OP_SCATTER) return runner.template run<ScatterBody<order_key_t<T>>>(j);
       return DLA_GPU_UNSUPPORTED;
     }
   });
@@ -258,7 +356,7 @@ int dispatch_sort_job(const DlaGpuElementwise& j, Runner& runner) {
 template <class Runner>
 int dispatch_elementwise(const DlaGpuElementwise& j, Runner& runner) {
   if (j.op == DLA_GPU_OP_CAST) return dispatch_cast(j, runner);
-  if (j.op == DLA_GPU_OP_SORT_KEY || j.op == DLA_GPU_OP_ROW_INDEX || j.op == DLA_GPU_OP_GATHER)
+  if (j.op <= DLA_GPU_OP_SORT_KEY && j.op >= DLA_GPU_OP_SCATTER)  // the sort and search helper jobs
     return dispatch_sort_job(j, runner);
   return dispatch_op_part<0, 1>(j, runner);
 }

@@ -17,8 +17,10 @@ extern "C" {
 #endif
 
 /* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise or DlaGpuSegmentedSort changes
- * layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs). */
-#define DLA_GPU_OPS_ABI 4
+ * layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5: the
+ * search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
+ * install instead of answering them DLA_GPU_UNSUPPORTED). */
+#define DLA_GPU_OPS_ABI 5
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -64,6 +66,28 @@ typedef struct DlaGpuStrided {
 #define DLA_GPU_OP_ROW_INDEX (-3)
 #define DLA_GPU_OP_GATHER (-4)
 #define DLA_GPU_FLAG_DESCENDING 1
+/* The element jobs of the searching functions (src/backends/gpu/gpu_search.cpp), likewise.
+ * ARG_KEY: operand 0 (the unsigned integer of the dtype's width) = a key whose largest value
+ *   marks argmax's answer: the order key of operand 1, or with DLA_GPU_FLAG_ARGMIN its bitwise
+ *   NOT, except that a float NaN keeps the all-ones key (the first NaN wins either way).
+ * SEARCH: operand 0 (int64) = the insertion point of operand 1 (a query) into the n = scalar[2][1]
+ *   elements of x1 at data[2], scalar[2][0] bytes apart, read in the order of the int64
+ *   positions at data[3] (scalar[3][0] bytes apart) when data[3] is not NULL; after equal
+ *   elements with DLA_GPU_FLAG_RIGHT. Operands 2 and 3 have zero strides.
+ * COMPACT: a 1-d job over i < count. Operand 1 is the contiguous int64 inclusive scan of 0/1
+ *   flags; where it steps (scan[i] != scan[i-1], scan[-1] = 0) the element at data[0] +
+ *   (scan[i] - 1) * itemsize (operand 0 has zero strides) = operand 2 at i, or, when data[2]
+ *   is NULL, the int64 (i / scalar[2][0]) % scalar[2][1]. With DLA_GPU_FLAG_CANONICAL the
+ *   value goes through its order key and back (-0 -> +0, every NaN the quiet NaN).
+ * SCATTER: the element at data[0] + p * scalar[0][0] = operand 2, p the int64 operand 1 (operand
+ *   0 has zero strides); the positions must be distinct. `dtype` gives the element width. */
+#define DLA_GPU_OP_ARG_KEY (-5)
+#define DLA_GPU_OP_SEARCH (-6)
+#define DLA_GPU_OP_COMPACT (-7)
+#define DLA_GPU_OP_SCATTER (-8)
+#define DLA_GPU_FLAG_ARGMIN 2
+#define DLA_GPU_FLAG_RIGHT 4
+#define DLA_GPU_FLAG_CANONICAL 8
 
 /* One elementwise operation or dtype conversion over a strided index space, built by the
  * core (src/backends/gpu/gpu_elementwise.cpp) after broadcasting and coalescing. Operand 0

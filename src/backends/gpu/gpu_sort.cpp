@@ -28,9 +28,6 @@
 #include "core/search_sort.h"
 
 namespace dla::gpu {
-namespace {
-
-const DType kIndex = DType::of(ScalarType::Int64);
 
 DType key_dtype(int64_t itemsize) {
   switch (itemsize) {
@@ -65,7 +62,13 @@ DlaGpuElementwise blank_job(int32_t op, ScalarType dtype) {
   return job;
 }
 
-void sort_kernel(const Array& values, const Array& indices, const Array& x, int axis, bool descending) {
+namespace {
+
+const DType kIndex = DType::of(ScalarType::Int64);
+
+}  // namespace
+
+void gpu_sort(const Array& values, const Array& indices, const Array& x, int axis, bool descending) {
   const char* fname = values.storage() ? "sort" : "argsort";
   const Device dev = x.device();
   Backend* b = backend_for(dev.kind);
@@ -165,7 +168,11 @@ void sort_kernel(const Array& values, const Array& indices, const Array& x, int 
   }
 }
 
-const SearchSortKernels kGpuSearchSortKernels{&sort_kernel, nullptr, nullptr, nullptr, nullptr, nullptr};
+namespace {
+
+// isin is the one entry still missing (it would be unique's sort of x2 plus a SEARCH job).
+const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, &gpu_nonzero, &gpu_searchsorted, nullptr,
+                                              &gpu_unique};
 
 }  // namespace
 
