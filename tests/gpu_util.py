@@ -15,6 +15,15 @@ def host(x):
     return np.from_dlpack(x.to_device("cpu"))
 
 
+def first_gpu_device():
+    """The first GPU device visible (cuda:0, else rocm:0), or a skip: for the real-GPU test files."""
+    if dlarray.cuda.device_count() > 0:
+        return "cuda:0"
+    if dlarray.rocm.device_count() > 0:
+        return "rocm:0"
+    pytest.skip("no CUDA or ROCm device visible")
+
+
 def stats(device):
     gc.collect()
     s = _core._allocator_stats(device)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import fresh_log_and_streams
+from gpu_util import fresh_log_and_streams, host
 from test_elementwise import OPS, accepts, sample
 
 REAL_DTYPES = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,
@@ -27,10 +27,6 @@ SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 1e-30, -1e30]
 @pytest.fixture(autouse=True)
 def clean(fake):
     yield from fresh_log_and_streams(fake)
-
-
-def host(x):
-    return np.from_dlpack(x.to_device("cpu"))
 
 
 def gpu(a, device="rocm:0"):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
+from gpu_util import first_gpu_device, host
 from test_gpu_sort_fake import REAL, bits, data
 
 pytestmark = pytest.mark.gpu
@@ -16,15 +17,7 @@ pytestmark = pytest.mark.gpu
 
 @pytest.fixture(scope="module")
 def device():
-    if dl.cuda.device_count() > 0:
-        return "cuda:0"
-    if dl.rocm.device_count() > 0:
-        return "rocm:0"
-    pytest.skip("no CUDA or ROCm device visible")
-
-
-def host(x):
-    return np.from_dlpack(x.to_device("cpu"))
+    return first_gpu_device()
 
 
 def check(a, device, **kw):

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from gpu_util import fresh_log_and_streams
+from gpu_util import fresh_log_and_streams, host
 
 REAL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
 
@@ -24,10 +24,6 @@ REAL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", 
 @pytest.fixture(autouse=True)
 def clean(fake):
     yield from fresh_log_and_streams(fake)
-
-
-def host(x):
-    return np.from_dlpack(x.to_device("cpu"))
 
 
 def data(shape, dtype, seed=0):
