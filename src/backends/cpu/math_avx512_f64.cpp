@@ -36,19 +36,21 @@ constexpr double kLn2d16Lo = 0x1.cf79abc9e3b3ap-44;
 constexpr double kE[6] = {0x1.0000000000001p-1, 0x1.5555555555556p-3,  0x1.55555554e8d7ap-5,
                           0x1.11111110c60f8p-7, 0x1.6c17ede6663f0p-10, 0x1.a01b393b56b8dp-13};
 
-struct ExpTable {
-  alignas(64) double hi[kExpEntries];  // 2^(j/16) = hi + lo
-  alignas(64) double lo[kExpEntries];
-  ExpTable() {
-    for (int j = 0; j < kExpEntries; ++j) {
-      const long double v = std::exp2(static_cast<long double>(j) / kExpEntries);
+// f(j/16) = hi[j] + lo[j] for j < 16, evaluated in long double (the exp and atan tables).
+struct PairTable16 {
+  alignas(64) double hi[16];
+  alignas(64) double lo[16];
+  explicit PairTable16(long double (*f)(long double)) {
+    for (int j = 0; j < 16; ++j) {
+      const long double v = f(static_cast<long double>(j) / 16);
       hi[j] = static_cast<double>(v);
       lo[j] = static_cast<double>(v - hi[j]);
     }
   }
 };
-const ExpTable& exp_table() {
-  static const ExpTable t;
+static_assert(kExpEntries == 16, "the exp table is a PairTable16");
+const PairTable16& exp_table() {  // 2^(j/16)
+  static const PairTable16 t([](long double v) { return std::exp2(v); });
   return t;
 }
 
@@ -435,26 +437,15 @@ template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::A
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
-struct AtanTable {
-  alignas(64) double hi[16];  // atan(j / 16) = hi + lo
-  alignas(64) double lo[16];
-  AtanTable() {
-    for (int j = 0; j < 16; ++j) {
-      const long double v = std::atan(static_cast<long double>(j) / 16);
-      hi[j] = static_cast<double>(v);
-      lo[j] = static_cast<double>(v - hi[j]);
-    }
-  }
-};
-const AtanTable& atan_table() {
-  static const AtanTable t;
+const PairTable16& atan_table() {  // atan(j/16)
+  static const PairTable16 t([](long double v) { return std::atan(v); });
   return t;
 }
 struct AtanRegs {
   Table16 hi, lo;
 };
 DLA_V512 void load_regs(AtanRegs* r) {
-  const AtanTable& t = atan_table();
+  const PairTable16& t = atan_table();
   *r = {load16(t.hi), load16(t.lo)};
 }
 
@@ -617,7 +608,7 @@ DLA_V512 void load_regs(LogRegs* r) {
   *r = {load16(t.invc), load16(t.logc_hi), load16(t.logc_lo)};
 }
 DLA_V512 void load_regs(ExpRegs* r) {
-  const ExpTable& t = exp_table();
+  const PairTable16& t = exp_table();
   *r = {load16(t.hi), load16(t.lo)};
 }
 
