@@ -1,16 +1,13 @@
 // math_avx512_f32.cpp — the AVX-512 float32 exp, log, sin, cos, sinh, atanh (see math_avx512_f32.h).
 #include "backends/cpu/math_avx512_f32.h"
-#include "backends/cpu/cpu_features.h"
-
-#include <immintrin.h>
+#include "backends/cpu/math_avx512_common.h"
 
 #include <cmath>
 
 namespace dla::cpu {
 namespace {
 
-// Every helper carries the loops' target: intrinsics only inline into functions compiled for it.
-#define DLA_V512 __attribute__((target(DLA_AVX512_TARGET), always_inline)) inline
+using namespace avx512_math;
 
 constexpr double kLn2 = 0x1.62e42fefa39efp-1;
 constexpr double kInvLn2x16 = 0x1.71547652b82fep+4;
@@ -38,25 +35,9 @@ const Tables& tables() {
   return t;
 }
 
-// A 16-entry table in two registers; a lookup is one permute of the index's low 4 bits.
-struct Table16 {
-  __m512d lo, hi;
-};
 struct Regs {
   Table16 exp2, invc, logc;
 };
-DLA_V512 Table16 load16(const double* t) { return {_mm512_load_pd(t), _mm512_load_pd(t + 8)}; }
-DLA_V512 __m512d lookup(const Table16& t, __m512i j) { return _mm512_permutex2var_pd(t.lo, j, t.hi); }
-DLA_V512 __m512d set(double v) { return _mm512_set1_pd(v); }
-DLA_V512 __m512d fma(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
-
-// c[0] + t c[1] + t^2 c[2] + ... (Horner).
-template <int N>
-DLA_V512 __m512d poly(__m512d t, const double (&c)[N]) {
-  __m512d p = set(c[N - 1]);
-  for (int i = N - 2; i >= 0; --i) p = fma(p, t, set(c[i]));
-  return p;
-}
 
 // x = k ln2/16 + r for |x| <= 150 (so that 2^(k/16) stays a normal double): r, and
 // 2^(k/16) = 2^e t with t from the table. One rounding of x - k ln2/16 (|k| < 2^12): an
@@ -102,17 +83,6 @@ DLA_V512 __m512d log_core(__m512d x, const Regs& T) {
   constexpr double kC[] = {-1.0 / 2, 1.0 / 3, -1.0 / 4, 1.0 / 5, -1.0 / 6};
   const __m512d l = fma(_mm512_mul_pd(r, r), poly(r, kC), r);
   return _mm512_add_pd(fma(k, set(kLn2), lookup(T.logc, j)), l);
-}
-
-// 1 / d without a division: the 14-bit estimate and one Newton step (2^-28 relative: where a
-// term's share of the result is at most half, 0.03 float32 ulp), or two (2^-50).
-DLA_V512 __m512d reciprocal_coarse(__m512d d) {
-  const __m512d g = _mm512_rcp14_pd(d);
-  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
-}
-DLA_V512 __m512d reciprocal(__m512d d) {
-  const __m512d g = reciprocal_coarse(d);
-  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
 }
 
 DLA_V512 __m512d copy_sign(__m512d magnitude, __m512d sign_of) {
@@ -182,7 +152,8 @@ struct Kernel<Float32Fn::Sinh> {
   // one form for every lane (no branch on the argument's size).
   DLA_V512 static __m512d compute(__m512d x, const Regs& T) {
     const __m512d m = expm1_core(_mm512_abs_pd(x), T);
-    const __m512d y = _mm512_mul_pd(set(0.5), fma(m, reciprocal_coarse(_mm512_add_pd(m, set(1.0))), m));
+    // m / (m + 1) is at most half the sum: the one-step reciprocal's 2^-28 adds 0.03 float32 ulp.
+    const __m512d y = _mm512_mul_pd(set(0.5), fma(m, reciprocal(_mm512_add_pd(m, set(1.0))), m));
     return copy_sign(y, x);
   }
   static float scalar(float x) { return std::sinh(x); }
@@ -196,7 +167,7 @@ struct Kernel<Float32Fn::Atanh> {
     // 1 + a and 1 - a are exact for float32 a, and the quotient's rounding (2^-53) is an
     // absolute error of the logarithm, below 2^-34 of the result (about 2a) from a = 2^-20 on.
     // Below, atanh a = a (a^3/3 is under 2^-40 of a).
-    const __m512d q = _mm512_mul_pd(_mm512_add_pd(one, a), reciprocal(_mm512_sub_pd(one, a)));
+    const __m512d q = _mm512_mul_pd(_mm512_add_pd(one, a), reciprocal_fine(_mm512_sub_pd(one, a)));
     const __m512d y = _mm512_mul_pd(set(0.5), log_core(q, T));
     return copy_sign(_mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0x1p-20), _CMP_LT_OQ), y, a), x);
   }

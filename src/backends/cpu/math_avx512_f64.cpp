@@ -1,8 +1,6 @@
 // math_avx512_f64.cpp — the AVX-512 float64 log family (see math_avx512_f64.h).
 #include "backends/cpu/math_avx512_f64.h"
-#include "backends/cpu/cpu_features.h"
-
-#include <immintrin.h>
+#include "backends/cpu/math_avx512_common.h"
 
 #include <cmath>
 #include <cstring>
@@ -10,8 +8,7 @@
 namespace dla::cpu {
 namespace {
 
-// Every helper carries the loops' target: intrinsics only inline into functions compiled for it.
-#define DLA_V512 __attribute__((target(DLA_AVX512_TARGET), always_inline)) inline
+using namespace avx512_math;
 
 constexpr int kLogEntries = 16;
 constexpr double kLogStep = 3.0 / 64;  // [0.75, 1.5) in 16 intervals
@@ -76,13 +73,6 @@ const LogTable& log_table() {
   return t;
 }
 
-// A 16-entry table in two registers; lookups are one permute.
-struct Table16 {
-  __m512d lo, hi;
-};
-DLA_V512 Table16 load16(const double* t) { return {_mm512_load_pd(t), _mm512_load_pd(t + 8)}; }
-DLA_V512 __m512d lookup(const Table16& t, __m512i j) { return _mm512_permutex2var_pd(t.lo, j, t.hi); }
-
 struct LogRegs {
   Table16 invc, logc_hi, logc_lo;
 };
@@ -90,9 +80,6 @@ struct LogRegs {
 struct DD {
   __m512d hi, lo;  // value hi + lo, unevaluated
 };
-
-DLA_V512 __m512d set(double v) { return _mm512_set1_pd(v); }
-DLA_V512 __m512d fma(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
 
 // log(x + x_lo) for positive finite x (subnormals included), |x_lo| <= ulp(x) / 2, as
 // hi + lo with |lo| <= ulp(hi) and an error near 2^-60 of the result (header: the method).
@@ -237,21 +224,6 @@ DLA_V512 DD two_sum(__m512d a, __m512d b) {
   const __m512d s = _mm512_add_pd(a, b);
   const __m512d bb = _mm512_sub_pd(s, a);
   return {s, _mm512_add_pd(_mm512_sub_pd(a, _mm512_sub_pd(s, bb)), _mm512_sub_pd(b, bb))};
-}
-
-// 1 / d to about 2^-28 relative, without a division (a division costs as much as the rest
-// of a loop here): the 14-bit hardware estimate and one Newton step. Callers correct it
-// with the exact residual, so the estimate's last bits never reach a result.
-DLA_V512 __m512d reciprocal(__m512d d) {
-  const __m512d g = _mm512_rcp14_pd(d);
-  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
-}
-
-// 1 / d to about 2^-56 relative: a second Newton step. For corrections that may be large
-// next to their pair's high part, where a division would cost as much as the rest of the loop.
-DLA_V512 __m512d reciprocal_fine(__m512d d) {
-  const __m512d g = reciprocal(d);
-  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
 }
 
 // n / (d.hi + d.lo) as a double-double, for n = n.hi + n.lo (to about 2^-56 relative).

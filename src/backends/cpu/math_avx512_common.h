@@ -1,0 +1,45 @@
+// math_avx512_common.h — the AVX-512 float64 building blocks both transcendental files use
+// (math_avx512_f64.cpp, math_avx512_f32.cpp): 16-entry register tables, fma, Horner, and
+// reciprocals without a division (a division costs as much as the rest of a loop there).
+#pragma once
+#include <immintrin.h>
+
+#include "backends/cpu/cpu_features.h"
+
+// Every helper carries the loops' target: intrinsics only inline into functions compiled for it.
+#define DLA_V512 __attribute__((target(DLA_AVX512_TARGET), always_inline)) inline
+
+namespace dla::cpu::avx512_math {
+
+// A 16-entry table in two registers; a lookup is one permute of the index's low 4 bits.
+struct Table16 {
+  __m512d lo, hi;
+};
+DLA_V512 Table16 load16(const double* t) { return {_mm512_load_pd(t), _mm512_load_pd(t + 8)}; }
+DLA_V512 __m512d lookup(const Table16& t, __m512i j) { return _mm512_permutex2var_pd(t.lo, j, t.hi); }
+
+DLA_V512 __m512d set(double v) { return _mm512_set1_pd(v); }
+DLA_V512 __m512d fma(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
+
+// c[0] + t c[1] + t^2 c[2] + ... (Horner).
+template <int N>
+DLA_V512 __m512d poly(__m512d t, const double (&c)[N]) {
+  __m512d p = set(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = fma(p, t, set(c[i]));
+  return p;
+}
+
+// 1 / d to about 2^-28 relative: the 14-bit hardware estimate and one Newton step. For terms
+// whose error the caller bounds (a correction by the exact residual, a small share of a result).
+DLA_V512 __m512d reciprocal(__m512d d) {
+  const __m512d g = _mm512_rcp14_pd(d);
+  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
+}
+
+// 1 / d to about 2^-50 relative: a second Newton step.
+DLA_V512 __m512d reciprocal_fine(__m512d d) {
+  const __m512d g = reciprocal(d);
+  return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
+}
+
+}  // namespace dla::cpu::avx512_math
