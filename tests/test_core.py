@@ -46,3 +46,29 @@ def test_rank_up_to_64():
     assert x.ndim == 64
     with pytest.raises(ValueError, match="at most 64"):
         dl.zeros((1,) * 65)
+
+
+def test_freed_array_objects_are_reused_cleanly():
+    # wrap() reuses the blocks of freed arrays: a reused block must start with no weak
+    # references, its own value, and the type's reference count must not drift.
+    import gc
+    import sys
+    import weakref
+
+    x = dl.reshape(dl.arange(12.0), (3, 4))
+    refs_before = sys.getrefcount(dl.Array)
+    for _ in range(3):
+        views = [x[i, j] for i in range(3) for j in range(4)]
+        probes = [weakref.ref(v) for v in views]
+        assert [float(v) for v in views] == [float(k) for k in range(12)]
+        del views
+        gc.collect()
+        alive = [p() is not None for p in probes]
+        assert not any(alive)
+        fresh = [x[i, 0] for i in range(3)]  # reuses the blocks just freed
+        assert [float(v) for v in fresh] == [0.0, 4.0, 8.0]
+        weak_counts = [weakref.getweakrefcount(v) for v in fresh]
+        assert weak_counts == [0, 0, 0]
+        del fresh
+    refs_after = sys.getrefcount(dl.Array)
+    assert refs_after == refs_before
