@@ -110,6 +110,38 @@ def test_long_rows_radix_and_threads(dtype, n):
     assert_sort_matches(x, descending=True)
 
 
+# The vector quicksort (keys without indices: rows with no -0 and no unusual NaN) at the sizes
+# where it changes strategy (one register, the 16-register network, partitions, threads) and on
+# the inputs that break quicksorts: equal keys, few distinct keys, the largest key (a pivot at
+# the maximum), sorted and reversed runs.
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint32", "int32", "uint64", "complex64"])
+def test_vector_quicksort_sizes_and_patterns(dtype):
+    rng = np.random.default_rng(7)
+    sizes = [2, 15, 16, 17, 33, 127, 128, 129, 255, 256, 257, 300, 1000, 4096, 4097, 70_000, 300_001]
+    for n in sizes:
+        if dtype[0] in "fc":
+            base = rng.standard_normal(n).astype(dtype)
+        else:
+            info = np.iinfo(dtype)
+            base = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        top = np.inf if dtype[0] in "fc" else np.iinfo(dtype).max
+        patterns = {
+            "random": base,
+            "few": base[rng.integers(0, min(3, n), n)],
+            "equal": np.full(n, base[0]),
+            "sorted": np.sort(base),
+            "reversed": np.sort(base)[::-1].copy(),
+            "top": np.where(rng.integers(0, 2, n) == 1, np.asarray(top).astype(dtype), base),
+            "top only": np.full(n, np.asarray(top).astype(dtype)),
+        }
+        for name, x in patterns.items():
+            x = np.ascontiguousarray(x, dtype=dtype)
+            got = to_numpy(dl.sort(dl.asarray(x)))
+            assert np.array_equal(got, np.sort(x, kind="stable"), equal_nan=True), (dtype, n, name)
+            got = to_numpy(dl.sort(dl.asarray(x), descending=True))
+            assert np.array_equal(got, np.sort(x, kind="stable")[::-1], equal_nan=True), (dtype, n, name)
+
+
 def test_many_rows_on_threads():
     x = np.random.default_rng(1).standard_normal((300, 400)).astype("float32")
     x[::7, ::3] = 0.5

@@ -35,11 +35,15 @@ DLA_HOST_DEVICE inline order_key_t<T> order_key(T v) {
   using K = order_key_t<T>;
   constexpr K kSign = K(K(1) << (8 * sizeof(T) - 1));
   if constexpr (std::is_floating_point_v<T>) {
-    if (v != v) return K(~K(0));
-    const T z = v == T(0) ? T(0) : v;  // -0 -> +0
+    // On the bits alone (integer selects, which CPU loops vectorize): NaN -> all ones,
+    // +-0 -> the key of +0, negative numbers -> every bit flipped, others -> sign bit set.
     K b;
-    __builtin_memcpy(&b, &z, sizeof b);  // device-callable under nvcc and hipcc, unlike std::memcpy
-    return (b & kSign) ? K(~b) : K(b | kSign);
+    __builtin_memcpy(&b, &v, sizeof b);  // device-callable under nvcc and hipcc, unlike std::memcpy
+    constexpr K kInf = sizeof(T) == 4 ? K(0x7f800000u) : K(0x7ff0000000000000ull);
+    const K magnitude = K(b & ~kSign);
+    const K negative = K(K(0) - K(b >> (8 * sizeof(T) - 1)));  // all ones for a set sign bit
+    const K key = magnitude == 0 ? kSign : K(b ^ (negative | kSign));
+    return magnitude > kInf ? K(~K(0)) : key;
   } else if constexpr (std::is_signed_v<T>) {
     return K(K(v) ^ kSign);
   } else {

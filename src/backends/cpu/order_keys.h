@@ -69,9 +69,13 @@ struct FloatOrderKey {
   static T value(K k) { return order_key_value<T>(k); }
   // False for -0 and for NaNs other than the quiet NaN value() gives back: rows holding such
   // elements are sorted with their indices so the exact elements can be moved.
+  // (Branch-free, so that the loops checking whole rows vectorize.)
   static bool exact(T v) {
-    if (v == T(0)) return bits(v) == 0;
-    return v == v || bits(v) == bits(std::numeric_limits<T>::quiet_NaN());
+    const K b = bits(v);
+    const bool negative_zero = b == K(K(1) << (8 * sizeof(K) - 1));
+    constexpr K kInf = sizeof(T) == 4 ? K(0x7f800000u) : K(0x7ff0000000000000ull);
+    const bool other_nan = (K(b & ~K(K(1) << (8 * sizeof(K) - 1))) > kInf) & (b != bits(std::numeric_limits<T>::quiet_NaN()));
+    return !(negative_zero | other_nan);
   }
   static bool is_nan(K k) { return k == kNanKey; }
 };

@@ -12,9 +12,11 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "backends/cpu/parallel.h"
+#include "backends/cpu/simd_sort.h"
 
 namespace dla::cpu {
 
@@ -72,6 +74,10 @@ void small_sort(K* keys, I* idx, int64_t n) {
 template <class K, class I, bool WithIdx>
 void radix_sort(K* keys, I* idx, K* kt, I* it, int64_t n, bool allow_threads = true) {
   using radix_detail::digit;
+  // Keys alone (no indices to keep in order) of 32 or 64 bits: the vector quicksort, where
+  // the CPU has AVX-512.
+  if constexpr (!WithIdx && (std::is_same_v<K, uint32_t> || std::is_same_v<K, uint64_t>))
+    if (n > 16 && simd_sort_keys(keys, n, allow_threads)) return;
   if (n < kRadixFrom) return radix_detail::small_sort<K, I, WithIdx>(keys, idx, n);
   constexpr int D = int(sizeof(K));
   const int threads =

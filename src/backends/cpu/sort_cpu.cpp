@@ -49,6 +49,30 @@ struct RowWalker {
   }
 };
 
+// The keys of n values at stride xs into keys[0..n), XORed with flip; returns whether every
+// value comes back from its key with its bits (no -0, no NaN but the quiet one). Branch-free
+// and split by stride, so that contiguous rows vectorize.
+template <class T, class K>
+bool make_keys(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
+  using OK = OrderKey<T>;
+  if (xs == 1) {
+    for (int64_t i = 0; i < n; ++i) keys[i] = K(OK::of(x[i]) ^ flip);
+  } else {
+    for (int64_t i = 0; i < n; ++i) keys[i] = K(OK::of(x[i * xs]) ^ flip);
+  }
+  if constexpr (!OK::kHasNan) {
+    return true;
+  } else {
+    K inexact = 0;  // (an integer OR: a bool reduction does not vectorize)
+    if (xs == 1) {
+      for (int64_t i = 0; i < n; ++i) inexact |= K(!OK::exact(x[i]));
+    } else {
+      for (int64_t i = 0; i < n; ++i) inexact |= K(!OK::exact(x[i * xs]));
+    }
+    return inexact == 0;
+  }
+}
+
 // Sorts rows [rb, re) of x along axis into values and/or indices (row-major, x's shape).
 // I: the index type carried through the passes (32 bits whenever the row allows: less to move).
 template <class T, class I>
@@ -60,21 +84,26 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
   int64_t inner = 1;  // the output's stride along axis
   for (int d = axis + 1; d < x.ndim(); ++d) inner *= x.shape(d);
   const RowWalker walk(x, axis);
+  const K flip = descending ? K(~K(0)) : K(0);  // descending order sorts ~key
   const T* xbase = reinterpret_cast<const T*>(x.data());
   T* vbase = values.storage() ? reinterpret_cast<T*>(values.data()) : nullptr;
   int64_t* ibase = indices.storage() ? reinterpret_cast<int64_t*>(indices.data()) : nullptr;
-  auto keys = buffer<K>(len), ktmp = buffer<K>(len);
+  // Sorted values of a row that is contiguous in the output are sorted there, as keys of
+  // the values' own size: no buffer of their own (whose first touch costs page faults).
+  constexpr bool kKeysFitValues = sizeof(K) == sizeof(T) && alignof(K) <= alignof(T);
+  const bool in_output = kKeysFitValues && vbase && !ibase && inner == 1;
+  std::unique_ptr<K[]> keys_buffer, ktmp;
   std::unique_ptr<I[]> idx, itmp;
   for (int64_t r = rb; r < re; ++r) {
     const T* xr = xbase + walk.offset(r);
     const int64_t out0 = (r / inner) * len * inner + r % inner;  // row r's first output element
-    bool exact = true;
-    for (int64_t i = 0; i < len; ++i) {
-      const T v = xr[i * xs];
-      const K k = OK::of(v);
-      keys[size_t(i)] = descending ? K(~k) : k;
-      if constexpr (OK::kHasNan) exact = exact && OK::exact(v);
+    K* keys = in_output ? reinterpret_cast<K*>(vbase + out0) : nullptr;
+    if (!keys) {
+      if (!keys_buffer) keys_buffer = buffer<K>(len);
+      keys = keys_buffer.get();
     }
+    const bool exact = make_keys(xr, xs, len, flip, keys);
+    if (!ktmp) ktmp = buffer<K>(len);
     // Values come back from the keys alone unless -0 or an unusual NaN must keep its bits;
     // then the row is sorted with its indices and the exact elements are moved.
     const bool with_idx = ibase || !exact;
@@ -84,9 +113,9 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
         itmp = buffer<I>(len);
       }
       for (int64_t i = 0; i < len; ++i) idx[size_t(i)] = I(i);
-      radix_sort<K, I, true>(keys.get(), idx.get(), ktmp.get(), itmp.get(), len, threads_inside);
+      radix_sort<K, I, true>(keys, idx.get(), ktmp.get(), itmp.get(), len, threads_inside);
     } else {
-      radix_sort<K, I, false>(keys.get(), nullptr, ktmp.get(), nullptr, len, threads_inside);
+      radix_sort<K, I, false>(keys, nullptr, ktmp.get(), nullptr, len, threads_inside);
     }
     if (ibase)
       for (int64_t i = 0; i < len; ++i) ibase[out0 + i * inner] = int64_t(idx[size_t(i)]);
@@ -94,8 +123,12 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
       if (with_idx) {
         for (int64_t i = 0; i < len; ++i) vbase[out0 + i * inner] = xr[int64_t(idx[size_t(i)]) * xs];
       } else {
-        for (int64_t i = 0; i < len; ++i)
-          vbase[out0 + i * inner] = OK::value(descending ? K(~keys[size_t(i)]) : keys[size_t(i)]);
+        T* out = vbase + out0;  // (in place when the keys are in the output)
+        if (inner == 1) {
+          for (int64_t i = 0; i < len; ++i) out[i] = OK::value(K(keys[size_t(i)] ^ flip));
+        } else {
+          for (int64_t i = 0; i < len; ++i) out[i * inner] = OK::value(K(keys[size_t(i)] ^ flip));
+        }
       }
     }
   }
