@@ -202,6 +202,23 @@ def test_float64_matches_math_module_on_reference_points():
             assert float(getattr(dl, name)(dl.asarray(x))) == getattr(math, name)(x), (name, x)
 
 
+def test_float64_tan_near_multiples_of_quarter_pi():
+    # The AVX-512 tan reduces by pi/4 in a few fmas for |x| < 2**20; where x sits next to a
+    # multiple of pi/4 the reduced argument is tiny and every bit of it must survive the
+    # cancellation (283355.9493905314 lost 10 bits to a reduction that rounded n C2 once).
+    if not accurate("tan", "float64"):
+        pytest.skip("DLARRAY_VECTOR_MATH=all: libmvec's float64 tan")
+    k = np.unique(np.concatenate([np.arange(1, 2000), np.geomspace(2000, 2.0**20 * 4 / np.pi, 3000).astype(np.int64),
+                                  np.random.default_rng(3).integers(1, int(2.0**20 * 4 / np.pi), 3000)]))
+    centres = (k.astype(LD) * LD("0.785398163397448309615660845819875721")).astype(np.float64)
+    x = around(np.concatenate([centres, -centres, [283355.9493905314, 2.0**20 - 0.5]]), "float64", 3)
+    x = x[np.abs(x) < 2.0**20 * 1.01]
+    ours = np.from_dlpack(dl.tan(dl.asarray(x)))
+    err = ulp_errors(ours, np.tan(x.astype(LD)), "float64")
+    worst = int(np.argmax(err))
+    assert err[worst] <= 1.0, f"tan({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp"
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "expm1", "log1p", "sin", "cos", "tan",
                                   "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"])

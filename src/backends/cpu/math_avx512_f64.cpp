@@ -81,6 +81,35 @@ struct DD {
   __m512d hi, lo;  // value hi + lo, unevaluated
 };
 
+// c[0] + t c[1] + ... + t^(N-1) c[N-1] by Estrin's scheme: pairs c[i] + t c[i+1], then pairs
+// of those with t^2, and so on. The loops are bound by the latency of their dependency chains
+// (measured: two or four vectors a step run alike, a shorter chain runs faster), and this
+// has depth about log2(N) fmas against Horner's N - 1, for a few more multiplications.
+constexpr int estrin_level(int n) {  // k with 2^k < n <= 2^(k+1): the low half has 2^k terms
+  int k = 0;
+  while ((2 << k) < n) ++k;
+  return k;
+}
+// The part of length Len starting at c[Lo]; pw[k] = t^(2^k).
+template <int Lo, int Len, int N>
+DLA_V512 __m512d estrin_part(const double (&c)[N], const __m512d* pw) {
+  if constexpr (Len == 1) {
+    return set(c[Lo]);
+  } else if constexpr (Len == 2) {
+    return fma(set(c[Lo + 1]), pw[0], set(c[Lo]));
+  } else {
+    constexpr int k = estrin_level(Len), m = 1 << k;
+    return fma(estrin_part<Lo + m, Len - m>(c, pw), pw[k], estrin_part<Lo, m>(c, pw));
+  }
+}
+template <int N>
+DLA_V512 __m512d estrin(__m512d t, const double (&c)[N]) {
+  __m512d pw[5];
+  pw[0] = t;
+  for (int k = 1; k < 5 && (1 << k) < N; ++k) pw[k] = _mm512_mul_pd(pw[k - 1], pw[k - 1]);
+  return estrin_part<0, N>(c, pw);
+}
+
 // log(x + x_lo) for positive finite x (subnormals included), |x_lo| <= ulp(x) / 2, as
 // hi + lo with |lo| <= ulp(hi) and an error near 2^-60 of the result (header: the method).
 template <bool kHasLo>
@@ -469,13 +498,21 @@ struct Kernel<ExpLogFn::Atan> {
 };
 
 // ---- tan -----------------------------------------------------------------------------------
-// x = n pi/4 + r, |r| <= pi/8, for |x| < 2^20 (|n| < 2^21): pi/4 = P1 + P2 + P3 + P4 with
-// P1 and P2 of 32 bits, so that n P1 and n P2 are exact and x - n P1 too (Sterbenz); one
-// two-sum makes r a pair, P3 and P4 correct its low part (pi/4 to 177 bits).
-// tan r = r + r^3 T(r^2), T fitted (as kAsinP, on [0, (pi/8)^2]) to 2^-54 of itself, as a pair;
-// then by n mod 4, tan x = N / D with (N, D) = (t, 1), (1 + t, 1 - t), (-1, t), (t - 1, 1 + t),
-// one double-double division, rounded once.
-constexpr double kPio4[4] = {0x1.921fb54400000p-1, 0x1.0b4611a600000p-35, 0x1.3198a2e037073p-70, 0x1.129024e088a68p-124};
+// x = n pi/4 + r, |r| <= pi/8 (a little more where x 4/pi rounds), for |x| < 2^20: pi/4 =
+// C1 + C2 + C3 + C4, C1 the double nearest pi/4, C2 of 32 bits, C3 and C4 the doubles nearest
+// the rest (199 bits in all). x - n C1 = r1 is exact in one fma: n C1 is a multiple of 2^-53
+// as x is (|x| >= 1/2 wherever n != 0, and 1/4 <= |x| < 1/2 only gives n = 1 with multiples
+// of 2^-54), and |r1| < 1/2 fits in 53 bits. n C2 is exact (|n| < 2^21); r_hi = r1 - n C2
+// rounded, and both r1 - r_hi and the error (r1 - r_hi) - n C2 of r_hi are exact (multiples of
+// 2^-86 below 2^-33, or r_hi itself exact), then n (C3 + C4) joins the low part. Four fmas in
+// a chain where a pair-summed reduction took twice the depth.
+// tan r = r + r^3 T(r^2), T fitted (as kAsinP, on [0, (pi/8)^2]) to 2^-54 of itself, by Estrin;
+// then by n mod 4, tan x = N / D with (N, D) = (t, 1), (1 + t, 1 - t), (-1, t), (t - 1, 1 + t):
+// the pairs for n mod 4 = 2, 3 are those of 0, 1 swapped, negated at the end. One hardware
+// division q = N_hi / D_hi (its latency is that of the reciprocal estimate and one Newton step
+// here, and the chain is what costs), corrected by the exact residual times a 14-bit reciprocal
+// (the correction is 2^-53 of q, so its own error is 2^-67), rounded once.
+constexpr double kPio4C[4] = {0x1.921fb54442d18p-1, 0x1.1a62633200000p-55, -0x1.747f23e32ed70p-88, 0x1.27044533e63a0p-143};
 constexpr double kInvPio4 = 0x1.45f306dc9c883p+0;
 constexpr double kTanT[10] = {0x1.5555555555555p-2, 0x1.1111111111135p-3, 0x1.ba1ba1ba140e5p-5, 0x1.664f4887a9574p-6,
                               0x1.226e33c205c76p-7, 0x1.d6d46bfc63b4dp-9, 0x1.7d91b3d336040p-10, 0x1.3695cbd43e3f9p-11,
@@ -491,29 +528,31 @@ struct Kernel<ExpLogFn::Tan> {
   }
   DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
     const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvPio4)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512d zero = _mm512_setzero_pd(), one = set(1.0);
-    const DD b = two_sum(_mm512_fnmadd_pd(n, set(kPio4[0]), x), _mm512_mul_pd(n, set(-kPio4[1])));
-    const DD r = renormalize({b.hi, _mm512_fnmadd_pd(n, set(kPio4[3]), _mm512_fnmadd_pd(n, set(kPio4[2]), b.lo))});
-    // tan r = r.hi + (r.lo + r.hi t T(t)), t = r.hi^2.
-    const __m512d t = _mm512_mul_pd(r.hi, r.hi);
-    __m512d q = set(kTanT[9]);
-    for (int i = 8; i >= 0; --i) q = fma(q, t, set(kTanT[i]));
-    const DD tr = renormalize({r.hi, fma(_mm512_mul_pd(r.hi, t), q, r.lo)});
-    const DD plus = two_sum(one, tr.hi), minus = two_sum(one, _mm512_sub_pd(zero, tr.hi));
-    const DD one_plus = {plus.hi, _mm512_add_pd(plus.lo, tr.lo)}, one_minus = {minus.hi, _mm512_sub_pd(minus.lo, tr.lo)};
-    const __m512i quadrant = _mm512_and_si512(_mm512_cvtpd_epi64(n), _mm512_set1_epi64(3));
-    const __mmask8 q1 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(1));
-    const __mmask8 q2 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(2));
-    const __mmask8 q3 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(3));
-    DD num = tr, den = {one, zero};
-    num = {_mm512_mask_mov_pd(num.hi, q1, one_plus.hi), _mm512_mask_mov_pd(num.lo, q1, one_plus.lo)};
-    den = {_mm512_mask_mov_pd(den.hi, q1, one_minus.hi), _mm512_mask_mov_pd(den.lo, q1, one_minus.lo)};
-    num = {_mm512_mask_mov_pd(num.hi, q2, set(-1.0)), _mm512_mask_mov_pd(num.lo, q2, zero)};
-    den = {_mm512_mask_mov_pd(den.hi, q2, tr.hi), _mm512_mask_mov_pd(den.lo, q2, tr.lo)};
-    num = {_mm512_mask_sub_pd(num.hi, q3, zero, one_minus.hi), _mm512_mask_sub_pd(num.lo, q3, zero, one_minus.lo)};
-    den = {_mm512_mask_mov_pd(den.hi, q3, one_plus.hi), _mm512_mask_mov_pd(den.lo, q3, one_plus.lo)};
-    const DD v = div_dd(num, den);
-    return _mm512_add_pd(v.hi, v.lo);
+    const __m512d one = set(1.0);
+    const __m512d r1 = _mm512_fnmadd_pd(n, set(kPio4C[0]), x);
+    const __m512d rh = _mm512_fnmadd_pd(n, set(kPio4C[1]), r1);
+    const __m512d tail = fma(n, set(kPio4C[2]), _mm512_mul_pd(n, set(kPio4C[3])));  // off the chain
+    const __m512d rl = _mm512_sub_pd(_mm512_fnmadd_pd(n, set(kPio4C[1]), _mm512_sub_pd(r1, rh)), tail);
+    // tan r = rh + (rl + rh t T(t)), t = rh^2; renormalized, as D must be for the correction.
+    const __m512d t = _mm512_mul_pd(rh, rh);
+    const DD tr = renormalize({rh, fma(_mm512_mul_pd(rh, t), estrin(t, kTanT), rl)});
+    // 1 +- tr: |tr.hi| < 0.42, fast two-sums.
+    const __m512d mt = _mm512_sub_pd(_mm512_setzero_pd(), tr.hi);
+    const __m512d p = _mm512_add_pd(one, tr.hi), m = _mm512_add_pd(one, mt);
+    const __m512d p_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(one, p), tr.hi), tr.lo);
+    const __m512d m_lo = _mm512_sub_pd(_mm512_add_pd(_mm512_sub_pd(one, m), mt), tr.lo);
+    const __m512i ni = _mm512_cvtpd_epi64(n);
+    const __mmask8 odd = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(1));
+    const __mmask8 swap = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(2));
+    const __m512d a_hi = _mm512_mask_blend_pd(odd, tr.hi, p), a_lo = _mm512_mask_blend_pd(odd, tr.lo, p_lo);
+    const __m512d b_hi = _mm512_mask_blend_pd(odd, one, m), b_lo = _mm512_maskz_mov_pd(odd, m_lo);
+    const __m512d n_hi = _mm512_mask_blend_pd(swap, a_hi, b_hi), n_lo = _mm512_mask_blend_pd(swap, a_lo, b_lo);
+    const __m512d d_hi = _mm512_mask_blend_pd(swap, b_hi, a_hi), d_lo = _mm512_mask_blend_pd(swap, b_lo, a_lo);
+    const __m512d q = _mm512_div_pd(n_hi, d_hi);
+    const __m512d rem = _mm512_add_pd(_mm512_fnmadd_pd(q, d_hi, n_hi), _mm512_fnmadd_pd(q, d_lo, n_lo));
+    const __m512d y = fma(rem, _mm512_rcp14_pd(d_hi), q);
+    // n mod 4 in {2, 3}: the negated quotient (bit 1 of n moved to the sign).
+    return _mm512_xor_pd(y, _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_and_si512(ni, _mm512_set1_epi64(2)), 62)));
   }
   static double scalar(double x) { return std::tan(x); }
 };
