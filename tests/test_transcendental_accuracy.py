@@ -120,7 +120,9 @@ def _hard_inputs(name, dtype):
         "sin": trig, "cos": trig, "tan": trig,
         "asin": np.concatenate([tiny, around([-1.0, 1.0, 0.5, -0.5], dtype, 20), np.linspace(-1, 1, 121)]),
         "atan": np.concatenate([tiny, np.geomspace(1e-3, float(fi.max), 80), -np.geomspace(1e-3, 1e30, 40),
-                                np.linspace(-3, 3, 61)]),
+                                np.linspace(-3, 3, 61),
+                                # the edges of the float64 AVX-512 table's intervals, c = j/16 of a or 1/a
+                                around(np.concatenate([np.arange(1, 17) / 16, 16 / np.arange(1, 16)]), dtype, 2)]),
         "sinh": np.concatenate([tiny, np.linspace(-exp_hi - 0.5, exp_hi + 0.5, 121), np.linspace(-1, 1, 81)]),
         "tanh": np.concatenate([tiny, np.linspace(-25, 25, 101), np.linspace(-1, 1, 101)]),
         "asinh": np.concatenate([tiny, np.geomspace(1e-3, float(fi.max), 80), -np.geomspace(1e-3, 1e30, 40),

@@ -431,10 +431,17 @@ template <> struct Kernel<ExpLogFn::Acosh> : InverseHyperbolicKernel<ExpLogFn::A
 template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::Atanh> {};
 
 // ---- atan ----------------------------------------------------------------------------------
-// atan a (a = |x|) = atan(b) for a <= 1, pi/2 - atan(b) above, b = 1/a as a pair (the
-// reciprocal corrected by its exact residual); atan(b) = atan(c) + atan(z), c = j/16 <= b
-// (j = floor(16 b)), z = (b - c) / (1 + b c) in [0, 1/16] as a pair (b - c is exact),
-// atan(z) = z + z^3 Q(z^2) to z^13 (the next term is below 2^-59 of z).
+// atan a (a = |x|) = atan(n / d) with (n, d) = (a, 1) for a <= 1 and (1, a) above (there
+// atan a = pi/2 - atan(1/a)); c = j/16 near n/d (j = floor(16 a), or floor(16 rcp14(a)) where
+// inverted: a 14-bit estimate is enough to pick c, and z only grows a little past 1/16),
+// atan(n/d) = atan(c) + atan(z), z = (n - c d) / (d + c n). n - c d is exact (a - c by
+// Sterbenz; 1 - c a a multiple of ulp(a)/16 below a/16: 53 bits), d + c n = D + D_lo exactly
+// (fma, then the fma of the rounding error, d - D exact by Sterbenz), z = N/D by one hardware
+// division corrected by the exact residual. atan(z) = z + z^3 Q(z^2) to z^13 (|z| < 0.07: the
+// next term is below 2^-57 of z), by Estrin. The table holds atan(c) and, for the inverted
+// side, pi/2 - atan(c), as pairs; one fast two-sum (the table entry is larger than |z|, or 0
+// with z = a) and the sign. A chain of about half the depth of a double-double 1/a and
+// quotient, which is what the time follows here.
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
@@ -442,13 +449,19 @@ const PairTable16& atan_table() {  // atan(j/16)
   static const PairTable16 t([](long double v) { return std::atan(v); });
   return t;
 }
+const PairTable16& atan_inverted_table() {  // pi/2 - atan(j/16)
+  static const PairTable16 t([](long double v) { return std::atan2(1.0L, v); });
+  return t;
+}
 struct AtanRegs {
-  Table16 hi, lo;
+  Table16 hi, lo, inv_hi, inv_lo;
 };
 DLA_V512 void load_regs(AtanRegs* r) {
-  const PairTable16& t = atan_table();
-  *r = {load16(t.hi), load16(t.lo)};
+  const PairTable16 &t = atan_table(), &u = atan_inverted_table();
+  *r = {load16(t.hi), load16(t.lo), load16(u.hi), load16(u.lo)};
 }
+// atan(z) - z = z^3 Q(z^2).
+constexpr double kAtanQ[6] = {-1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11, 1.0 / 13};
 
 // hi + lo renormalized (|hi| >= |lo| or hi = 0), so that lo is within half an ulp of hi.
 DLA_V512 DD renormalize(DD v) {
@@ -470,28 +483,26 @@ struct Kernel<ExpLogFn::Atan> {
   DLA_V512 static __m512d compute(__m512d x, const AtanRegs& T) {
     const __m512d a = _mm512_abs_pd(x), one = set(1.0);
     const __mmask8 inverted = _mm512_cmp_pd_mask(a, one, _CMP_GT_OQ);
-    const __m512d g = reciprocal_fine(a);
-    const __m512d g_lo = _mm512_mul_pd(_mm512_fnmadd_pd(a, g, one), g);  // (1 - a g) / a
-    const __m512d b = _mm512_mask_blend_pd(inverted, a, g), b_lo = _mm512_maskz_mov_pd(inverted, g_lo);
+    const __m512d b = _mm512_mask_rcp14_pd(a, inverted, a);  // ~ n / d
     const __m512d jf = _mm512_min_pd(_mm512_roundscale_pd(_mm512_mul_pd(b, set(16.0)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
                                      set(15.0));
     const __m512d c = _mm512_mul_pd(jf, set(1.0 / 16));
     const __m512i j = _mm512_cvttpd_epi64(jf);
-    // 1 + b c = d + d_lo (1 - d is exact, d in [1, 2)).
-    const __m512d d = fma(b, c, one);
-    const __m512d d_lo = fma(b_lo, c, fma(b, c, _mm512_sub_pd(one, d)));
-    const DD z = renormalize(div_dd({_mm512_sub_pd(b, c), b_lo}, {d, d_lo}));
-    const __m512d t = _mm512_mul_pd(z.hi, z.hi);
-    __m512d q = set(1.0 / 13);
-    for (int k = 11; k >= 3; k -= 2) q = fma(q, t, set(((k / 2) % 2 ? -1.0 : 1.0) / k));
-    const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(z.hi, t), q);
-    // atan(b) = atan(c) + z + z_lo (1 - z^2) + tail; atan(c) >= z or c = 0: a fast two-sum.
-    const __m512d a_hi = lookup(T.hi, j), a_lo = lookup(T.lo, j);
-    const __m512d s = _mm512_add_pd(a_hi, z.hi);
-    const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(a_hi, s), z.hi), a_lo),
-                                     _mm512_add_pd(_mm512_fnmadd_pd(z.lo, t, z.lo), tail));
-    // Inverted: pi/2 - atan(b), pi/2 > atan(b).
-    const __m512d y = _mm512_mask_blend_pd(inverted, _mm512_add_pd(s, lo), difference(set(kPio2Hi), set(kPio2Lo), s, lo));
+    const __m512d n = _mm512_mask_blend_pd(inverted, a, one), d = _mm512_mask_blend_pd(inverted, one, a);
+    const __m512d num = _mm512_fnmadd_pd(c, d, n);
+    const __m512d den = fma(c, n, d);
+    const __m512d den_lo = fma(c, n, _mm512_sub_pd(d, den));
+    const __m512d z = _mm512_div_pd(num, den);
+    const __m512d z_lo = _mm512_mul_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), _mm512_rcp14_pd(den));
+    const __m512d t = _mm512_mul_pd(z, z);
+    const __m512d tail = fma(_mm512_mul_pd(z, t), estrin(t, kAtanQ), z_lo);
+    // Inverted: pi/2 - atan(c) - atan(z).
+    const __m512d neg = _mm512_maskz_mov_pd(inverted, set(-0.0));
+    const __m512d sz = _mm512_xor_pd(z, neg), stail = _mm512_xor_pd(tail, neg);
+    const __m512d c_hi = _mm512_mask_blend_pd(inverted, lookup(T.hi, j), lookup(T.inv_hi, j));
+    const __m512d c_lo = _mm512_mask_blend_pd(inverted, lookup(T.lo, j), lookup(T.inv_lo, j));
+    const __m512d h = _mm512_add_pd(c_hi, sz);
+    const __m512d y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, h), sz), _mm512_add_pd(c_lo, stail)));
     return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
   }
   static double scalar(double x) { return std::atan(x); }
