@@ -125,8 +125,7 @@ DLA_V512 DD log_core(__m512d x, __m512d x_lo, const LogRegs& T) {
   const __m512d r = _mm512_sub_pd(p, set(1.0));
   __m512d r_lo = _mm512_fmsub_pd(m, invc, p);
   if constexpr (kHasLo) r_lo = fma(_mm512_scalef_pd(x_lo, _mm512_sub_pd(_mm512_setzero_pd(), k)), invc, r_lo);
-  __m512d q = set(kP[8]);
-  for (int i = 7; i >= 0; --i) q = fma(q, r, set(kP[i]));
+  const __m512d q = estrin(r, kP);
   // log1p(r + r_lo) = r + r_lo (1 - r) + r^2 P(r), to 2^-61 relative.
   const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
   const __m512d lo_r = _mm512_fnmadd_pd(r, r_lo, r_lo);
@@ -167,9 +166,7 @@ DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T) {
   const __m512d m = _mm512_mul_pd(kd, set(kLn2d16Lo));
   const __m512d r = _mm512_sub_pd(r_hi, m);
   const __m512d r_lo = _mm512_sub_pd(_mm512_sub_pd(r_hi, r), m);
-  __m512d q = set(kE[5]);
-  for (int i = 4; i >= 0; --i) q = fma(q, r, set(kE[i]));
-  q = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
+  const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), estrin(r, kE));
   return {e, lookup(T.hi, ki), lookup(T.lo, ki), r, r_lo, q};
 }
 
@@ -256,12 +253,14 @@ DLA_V512 DD two_sum(__m512d a, __m512d b) {
 }
 
 // n / (d.hi + d.lo) as a double-double, for n = n.hi + n.lo (to about 2^-56 relative).
+// q = n.hi / d.hi is one hardware division: its latency (13 cycles measured) is below that of
+// the reciprocal estimate, a Newton step and the product, and the loops are latency-bound. The
+// residual n.hi - q d.hi is exact (fma); rem / d is below 2^-52 of q, so a 14-bit reciprocal
+// (computed beside the division) makes it to 2^-66.
 DLA_V512 DD div_dd(DD n, DD d) {
-  const __m512d rcp = reciprocal(d.hi);
-  const __m512d q = _mm512_mul_pd(n.hi, rcp);
-  // The residual n.hi - q d.hi is exact (fma); q + rem / d is the quotient to 2^-56.
+  const __m512d q = _mm512_div_pd(n.hi, d.hi);
   const __m512d rem = _mm512_add_pd(_mm512_fnmadd_pd(q, d.hi, n.hi), _mm512_fnmadd_pd(q, d.lo, n.lo));
-  return {q, _mm512_mul_pd(rem, rcp)};
+  return {q, _mm512_mul_pd(rem, _mm512_rcp14_pd(d.hi))};
 }
 
 // exp(x) = 2^e (t_hi + t_hi (r + r_lo + q) + t_lo (1 + r)), the small terms summed first and
@@ -315,10 +314,12 @@ struct HyperbolicKernel {
       y = _mm512_add_pd(q.hi, q.lo);
     } else {
       const DD h = half_exp_dd(_mm512_min_pd(a, set(710.5)), T);
-      // 1 / (4H) = g + g_lo: g ~ 0.25 / h.hi, corrected by the residual of g (4 h) against 1.
-      const __m512d g = _mm512_mul_pd(set(0.25), reciprocal(h.hi));
+      // 1 / (4H) = g + g_lo: g = 0.25 / h.hi (one hardware division, the shortest chain),
+      // corrected by the residual 1/4 - g H over H, with a 14-bit 1 / h.hi (the correction is
+      // 2^-52 of g).
+      const __m512d g = _mm512_div_pd(set(0.25), h.hi);
       const __m512d res = _mm512_fnmadd_pd(g, h.lo, _mm512_fnmadd_pd(g, h.hi, set(0.25)));
-      const __m512d g_lo = _mm512_mul_pd(_mm512_mul_pd(res, g), set(4.0));
+      const __m512d g_lo = _mm512_mul_pd(res, _mm512_rcp14_pd(h.hi));
       const __m512d sg = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g) : g;
       const __m512d sg_lo = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g_lo) : g_lo;
       const __m512d s = _mm512_add_pd(h.hi, sg);  // |h.hi| >= |g|: a fast two-sum
@@ -326,9 +327,8 @@ struct HyperbolicKernel {
       y = _mm512_add_pd(s, _mm512_add_pd(s_err, _mm512_add_pd(h.lo, sg_lo)));
       if constexpr (F == ExpLogFn::Sinh) {
         const __m512d a2 = _mm512_mul_pd(a, a);
-        __m512d p = set(1.0 / 6227020800.0);  // 1/13!
-        constexpr double kInvFact[] = {1.0 / 39916800, 1.0 / 362880, 1.0 / 5040, 1.0 / 120, 1.0 / 6};
-        for (double c : kInvFact) p = fma(p, a2, set(c));
+        constexpr double kInvFact[] = {1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880, 1.0 / 39916800, 1.0 / 6227020800.0};
+        const __m512d p = estrin(a2, kInvFact);  // 1/3! .. 1/13!
         const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
         y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.25), _CMP_LT_OQ), y, series);
       }
@@ -362,12 +362,13 @@ struct InverseHyperbolicKernel {
     else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ);
   }
   // sqrt(hi + lo) as a pair (hi >= 0; none of the correction at 0). lo may reach 2^-20 of hi
-  // (acosh near 1: a^2 - 1 = 2d + d^2), hence the finer reciprocal for the correction.
+  // (acosh near 1: a^2 - 1 = 2d + d^2), hence a full division for the correction (a
+  // 14-bit reciprocal would leave 2^-34 of the result).
   DLA_V512 static DD sqrt_dd(__m512d hi, __m512d lo) {
     const __m512d root = _mm512_sqrt_pd(hi);
     const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo);
     const __mmask8 positive = _mm512_cmp_pd_mask(root, _mm512_setzero_pd(), _CMP_GT_OQ);
-    return {root, _mm512_maskz_mul_pd(positive, _mm512_mul_pd(res, set(0.5)), reciprocal_fine(root))};
+    return {root, _mm512_maskz_div_pd(positive, res, _mm512_add_pd(root, root))};
   }
   DLA_V512 static __m512d compute(__m512d x, const LogRegs& T) {
     const __m512d one = set(1.0);
@@ -380,8 +381,8 @@ struct InverseHyperbolicKernel {
       const __m512d qs = _mm512_add_pd(q.hi, q.lo);
       const DD v = log_core<true>(qs, _mm512_add_pd(_mm512_sub_pd(q.hi, qs), q.lo), T);
       const __m512d y = _mm512_mul_pd(set(0.5), _mm512_add_pd(v.hi, v.lo));
-      __m512d p = set(1.0 / 17);
-      for (int k = 15; k >= 3; k -= 2) p = fma(p, a2, set(1.0 / k));
+      constexpr double kInvOdd[] = {1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17};
+      const __m512d p = estrin(a2, kInvOdd);
       const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
       const __m512d r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.0625), _CMP_LT_OQ), y, series);
       return _mm512_or_pd(r, _mm512_and_pd(x, set(-0.0)));
@@ -413,8 +414,8 @@ struct InverseHyperbolicKernel {
       if constexpr (F == ExpLogFn::Asinh) {
         constexpr double kC[] = {-12155.0 / 1245184, 6435.0 / 557056, -143.0 / 10240, 231.0 / 13312, -63.0 / 2816,
                                  35.0 / 1152,        -5.0 / 112,      3.0 / 40,       -1.0 / 6};
-        __m512d s = set(kC[0]);
-        for (int k = 1; k < 9; ++k) s = fma(s, a2, set(kC[k]));
+        constexpr double kCUp[] = {kC[8], kC[7], kC[6], kC[5], kC[4], kC[3], kC[2], kC[1], kC[0]};
+        const __m512d s = estrin(a2, kCUp);
         const __m512d series = fma(_mm512_mul_pd(a, a2), s, a);
         y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.125), _CMP_LT_OQ), y, series);
         return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
