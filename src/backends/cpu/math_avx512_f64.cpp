@@ -375,7 +375,10 @@ struct InverseHyperbolicKernel {
     const __m512d a = _mm512_abs_pd(x);
     const __m512d a2 = _mm512_mul_pd(a, a);
     if constexpr (F == ExpLogFn::Atanh) {
-      const DD n = two_sum(one, a), d = two_sum(one, _mm512_sub_pd(_mm512_setzero_pd(), a));
+      // 1 +- a as pairs: a < 1, fast two-sums.
+      const __m512d na = _mm512_sub_pd(_mm512_setzero_pd(), a);
+      const __m512d nh = _mm512_add_pd(one, a), dh = _mm512_add_pd(one, na);
+      const DD n = {nh, _mm512_add_pd(_mm512_sub_pd(one, nh), a)}, d = {dh, _mm512_add_pd(_mm512_sub_pd(one, dh), na)};
       const DD q = div_dd(n, d);
       // Renormalized: the log core takes a low part below half an ulp of the high one.
       const __m512d qs = _mm512_add_pd(q.hi, q.lo);
