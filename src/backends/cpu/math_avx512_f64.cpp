@@ -81,6 +81,35 @@ struct DD {
   __m512d hi, lo;  // value hi + lo, unevaluated
 };
 
+// c[0] + t c[1] + ... + t^(N-1) c[N-1] by Estrin's scheme: pairs c[i] + t c[i+1], then pairs
+// of those with t^2, and so on. The loops are bound by the latency of their dependency chains
+// (measured: two or four vectors a step run alike, a shorter chain runs faster), and this
+// has depth about log2(N) fmas against Horner's N - 1, for a few more multiplications.
+constexpr int estrin_level(int n) {  // k with 2^k < n <= 2^(k+1): the low half has 2^k terms
+  int k = 0;
+  while ((2 << k) < n) ++k;
+  return k;
+}
+// The part of length Len starting at c[Lo]; pw[k] = t^(2^k).
+template <int Lo, int Len, int N>
+DLA_V512 __m512d estrin_part(const double (&c)[N], const __m512d* pw) {
+  if constexpr (Len == 1) {
+    return set(c[Lo]);
+  } else if constexpr (Len == 2) {
+    return fma(set(c[Lo + 1]), pw[0], set(c[Lo]));
+  } else {
+    constexpr int k = estrin_level(Len), m = 1 << k;
+    return fma(estrin_part<Lo + m, Len - m>(c, pw), pw[k], estrin_part<Lo, m>(c, pw));
+  }
+}
+template <int N>
+DLA_V512 __m512d estrin(__m512d t, const double (&c)[N]) {
+  __m512d pw[5];
+  pw[0] = t;
+  for (int k = 1; k < 5 && (1 << k) < N; ++k) pw[k] = _mm512_mul_pd(pw[k - 1], pw[k - 1]);
+  return estrin_part<0, N>(c, pw);
+}
+
 // log(x + x_lo) for positive finite x (subnormals included), |x_lo| <= ulp(x) / 2, as
 // hi + lo with |lo| <= ulp(hi) and an error near 2^-60 of the result (header: the method).
 template <bool kHasLo>
@@ -96,8 +125,7 @@ DLA_V512 DD log_core(__m512d x, __m512d x_lo, const LogRegs& T) {
   const __m512d r = _mm512_sub_pd(p, set(1.0));
   __m512d r_lo = _mm512_fmsub_pd(m, invc, p);
   if constexpr (kHasLo) r_lo = fma(_mm512_scalef_pd(x_lo, _mm512_sub_pd(_mm512_setzero_pd(), k)), invc, r_lo);
-  __m512d q = set(kP[8]);
-  for (int i = 7; i >= 0; --i) q = fma(q, r, set(kP[i]));
+  const __m512d q = estrin(r, kP);
   // log1p(r + r_lo) = r + r_lo (1 - r) + r^2 P(r), to 2^-61 relative.
   const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
   const __m512d lo_r = _mm512_fnmadd_pd(r, r_lo, r_lo);
@@ -138,9 +166,7 @@ DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T) {
   const __m512d m = _mm512_mul_pd(kd, set(kLn2d16Lo));
   const __m512d r = _mm512_sub_pd(r_hi, m);
   const __m512d r_lo = _mm512_sub_pd(_mm512_sub_pd(r_hi, r), m);
-  __m512d q = set(kE[5]);
-  for (int i = 4; i >= 0; --i) q = fma(q, r, set(kE[i]));
-  q = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
+  const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), estrin(r, kE));
   return {e, lookup(T.hi, ki), lookup(T.lo, ki), r, r_lo, q};
 }
 
@@ -227,12 +253,14 @@ DLA_V512 DD two_sum(__m512d a, __m512d b) {
 }
 
 // n / (d.hi + d.lo) as a double-double, for n = n.hi + n.lo (to about 2^-56 relative).
+// q = n.hi / d.hi is one hardware division: its latency (13 cycles measured) is below that of
+// the reciprocal estimate, a Newton step and the product, and the loops are latency-bound. The
+// residual n.hi - q d.hi is exact (fma); rem / d is below 2^-52 of q, so a 14-bit reciprocal
+// (computed beside the division) makes it to 2^-66.
 DLA_V512 DD div_dd(DD n, DD d) {
-  const __m512d rcp = reciprocal(d.hi);
-  const __m512d q = _mm512_mul_pd(n.hi, rcp);
-  // The residual n.hi - q d.hi is exact (fma); q + rem / d is the quotient to 2^-56.
+  const __m512d q = _mm512_div_pd(n.hi, d.hi);
   const __m512d rem = _mm512_add_pd(_mm512_fnmadd_pd(q, d.hi, n.hi), _mm512_fnmadd_pd(q, d.lo, n.lo));
-  return {q, _mm512_mul_pd(rem, rcp)};
+  return {q, _mm512_mul_pd(rem, _mm512_rcp14_pd(d.hi))};
 }
 
 // exp(x) = 2^e (t_hi + t_hi (r + r_lo + q) + t_lo (1 + r)), the small terms summed first and
@@ -286,10 +314,12 @@ struct HyperbolicKernel {
       y = _mm512_add_pd(q.hi, q.lo);
     } else {
       const DD h = half_exp_dd(_mm512_min_pd(a, set(710.5)), T);
-      // 1 / (4H) = g + g_lo: g ~ 0.25 / h.hi, corrected by the residual of g (4 h) against 1.
-      const __m512d g = _mm512_mul_pd(set(0.25), reciprocal(h.hi));
+      // 1 / (4H) = g + g_lo: g = 0.25 / h.hi (one hardware division, the shortest chain),
+      // corrected by the residual 1/4 - g H over H, with a 14-bit 1 / h.hi (the correction is
+      // 2^-52 of g).
+      const __m512d g = _mm512_div_pd(set(0.25), h.hi);
       const __m512d res = _mm512_fnmadd_pd(g, h.lo, _mm512_fnmadd_pd(g, h.hi, set(0.25)));
-      const __m512d g_lo = _mm512_mul_pd(_mm512_mul_pd(res, g), set(4.0));
+      const __m512d g_lo = _mm512_mul_pd(res, _mm512_rcp14_pd(h.hi));
       const __m512d sg = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g) : g;
       const __m512d sg_lo = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g_lo) : g_lo;
       const __m512d s = _mm512_add_pd(h.hi, sg);  // |h.hi| >= |g|: a fast two-sum
@@ -297,9 +327,8 @@ struct HyperbolicKernel {
       y = _mm512_add_pd(s, _mm512_add_pd(s_err, _mm512_add_pd(h.lo, sg_lo)));
       if constexpr (F == ExpLogFn::Sinh) {
         const __m512d a2 = _mm512_mul_pd(a, a);
-        __m512d p = set(1.0 / 6227020800.0);  // 1/13!
-        constexpr double kInvFact[] = {1.0 / 39916800, 1.0 / 362880, 1.0 / 5040, 1.0 / 120, 1.0 / 6};
-        for (double c : kInvFact) p = fma(p, a2, set(c));
+        constexpr double kInvFact[] = {1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880, 1.0 / 39916800, 1.0 / 6227020800.0};
+        const __m512d p = estrin(a2, kInvFact);  // 1/3! .. 1/13!
         const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
         y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.25), _CMP_LT_OQ), y, series);
       }
@@ -333,26 +362,30 @@ struct InverseHyperbolicKernel {
     else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ);
   }
   // sqrt(hi + lo) as a pair (hi >= 0; none of the correction at 0). lo may reach 2^-20 of hi
-  // (acosh near 1: a^2 - 1 = 2d + d^2), hence the finer reciprocal for the correction.
+  // (acosh near 1: a^2 - 1 = 2d + d^2), hence a full division for the correction (a
+  // 14-bit reciprocal would leave 2^-34 of the result).
   DLA_V512 static DD sqrt_dd(__m512d hi, __m512d lo) {
     const __m512d root = _mm512_sqrt_pd(hi);
     const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo);
     const __mmask8 positive = _mm512_cmp_pd_mask(root, _mm512_setzero_pd(), _CMP_GT_OQ);
-    return {root, _mm512_maskz_mul_pd(positive, _mm512_mul_pd(res, set(0.5)), reciprocal_fine(root))};
+    return {root, _mm512_maskz_div_pd(positive, res, _mm512_add_pd(root, root))};
   }
   DLA_V512 static __m512d compute(__m512d x, const LogRegs& T) {
     const __m512d one = set(1.0);
     const __m512d a = _mm512_abs_pd(x);
     const __m512d a2 = _mm512_mul_pd(a, a);
     if constexpr (F == ExpLogFn::Atanh) {
-      const DD n = two_sum(one, a), d = two_sum(one, _mm512_sub_pd(_mm512_setzero_pd(), a));
+      // 1 +- a as pairs: a < 1, fast two-sums.
+      const __m512d na = _mm512_sub_pd(_mm512_setzero_pd(), a);
+      const __m512d nh = _mm512_add_pd(one, a), dh = _mm512_add_pd(one, na);
+      const DD n = {nh, _mm512_add_pd(_mm512_sub_pd(one, nh), a)}, d = {dh, _mm512_add_pd(_mm512_sub_pd(one, dh), na)};
       const DD q = div_dd(n, d);
       // Renormalized: the log core takes a low part below half an ulp of the high one.
       const __m512d qs = _mm512_add_pd(q.hi, q.lo);
       const DD v = log_core<true>(qs, _mm512_add_pd(_mm512_sub_pd(q.hi, qs), q.lo), T);
       const __m512d y = _mm512_mul_pd(set(0.5), _mm512_add_pd(v.hi, v.lo));
-      __m512d p = set(1.0 / 17);
-      for (int k = 15; k >= 3; k -= 2) p = fma(p, a2, set(1.0 / k));
+      constexpr double kInvOdd[] = {1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17};
+      const __m512d p = estrin(a2, kInvOdd);
       const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
       const __m512d r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.0625), _CMP_LT_OQ), y, series);
       return _mm512_or_pd(r, _mm512_and_pd(x, set(-0.0)));
@@ -384,8 +417,8 @@ struct InverseHyperbolicKernel {
       if constexpr (F == ExpLogFn::Asinh) {
         constexpr double kC[] = {-12155.0 / 1245184, 6435.0 / 557056, -143.0 / 10240, 231.0 / 13312, -63.0 / 2816,
                                  35.0 / 1152,        -5.0 / 112,      3.0 / 40,       -1.0 / 6};
-        __m512d s = set(kC[0]);
-        for (int k = 1; k < 9; ++k) s = fma(s, a2, set(kC[k]));
+        constexpr double kCUp[] = {kC[8], kC[7], kC[6], kC[5], kC[4], kC[3], kC[2], kC[1], kC[0]};
+        const __m512d s = estrin(a2, kCUp);
         const __m512d series = fma(_mm512_mul_pd(a, a2), s, a);
         y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.125), _CMP_LT_OQ), y, series);
         return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
@@ -402,10 +435,17 @@ template <> struct Kernel<ExpLogFn::Acosh> : InverseHyperbolicKernel<ExpLogFn::A
 template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::Atanh> {};
 
 // ---- atan ----------------------------------------------------------------------------------
-// atan a (a = |x|) = atan(b) for a <= 1, pi/2 - atan(b) above, b = 1/a as a pair (the
-// reciprocal corrected by its exact residual); atan(b) = atan(c) + atan(z), c = j/16 <= b
-// (j = floor(16 b)), z = (b - c) / (1 + b c) in [0, 1/16] as a pair (b - c is exact),
-// atan(z) = z + z^3 Q(z^2) to z^13 (the next term is below 2^-59 of z).
+// atan a (a = |x|) = atan(n / d) with (n, d) = (a, 1) for a <= 1 and (1, a) above (there
+// atan a = pi/2 - atan(1/a)); c = j/16 near n/d (j = floor(16 a), or floor(16 rcp14(a)) where
+// inverted: a 14-bit estimate is enough to pick c, and z only grows a little past 1/16),
+// atan(n/d) = atan(c) + atan(z), z = (n - c d) / (d + c n). n - c d is exact (a - c by
+// Sterbenz; 1 - c a a multiple of ulp(a)/16 below a/16: 53 bits), d + c n = D + D_lo exactly
+// (fma, then the fma of the rounding error, d - D exact by Sterbenz), z = N/D by one hardware
+// division corrected by the exact residual. atan(z) = z + z^3 Q(z^2) to z^13 (|z| < 0.07: the
+// next term is below 2^-57 of z), by Estrin. The table holds atan(c) and, for the inverted
+// side, pi/2 - atan(c), as pairs; one fast two-sum (the table entry is larger than |z|, or 0
+// with z = a) and the sign. A chain of about half the depth of a double-double 1/a and
+// quotient, which is what the time follows here.
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
@@ -413,13 +453,19 @@ const PairTable16& atan_table() {  // atan(j/16)
   static const PairTable16 t([](long double v) { return std::atan(v); });
   return t;
 }
+const PairTable16& atan_inverted_table() {  // pi/2 - atan(j/16)
+  static const PairTable16 t([](long double v) { return std::atan2(1.0L, v); });
+  return t;
+}
 struct AtanRegs {
-  Table16 hi, lo;
+  Table16 hi, lo, inv_hi, inv_lo;
 };
 DLA_V512 void load_regs(AtanRegs* r) {
-  const PairTable16& t = atan_table();
-  *r = {load16(t.hi), load16(t.lo)};
+  const PairTable16 &t = atan_table(), &u = atan_inverted_table();
+  *r = {load16(t.hi), load16(t.lo), load16(u.hi), load16(u.lo)};
 }
+// atan(z) - z = z^3 Q(z^2).
+constexpr double kAtanQ[6] = {-1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11, 1.0 / 13};
 
 // hi + lo renormalized (|hi| >= |lo| or hi = 0), so that lo is within half an ulp of hi.
 DLA_V512 DD renormalize(DD v) {
@@ -441,41 +487,47 @@ struct Kernel<ExpLogFn::Atan> {
   DLA_V512 static __m512d compute(__m512d x, const AtanRegs& T) {
     const __m512d a = _mm512_abs_pd(x), one = set(1.0);
     const __mmask8 inverted = _mm512_cmp_pd_mask(a, one, _CMP_GT_OQ);
-    const __m512d g = reciprocal_fine(a);
-    const __m512d g_lo = _mm512_mul_pd(_mm512_fnmadd_pd(a, g, one), g);  // (1 - a g) / a
-    const __m512d b = _mm512_mask_blend_pd(inverted, a, g), b_lo = _mm512_maskz_mov_pd(inverted, g_lo);
+    const __m512d b = _mm512_mask_rcp14_pd(a, inverted, a);  // ~ n / d
     const __m512d jf = _mm512_min_pd(_mm512_roundscale_pd(_mm512_mul_pd(b, set(16.0)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
                                      set(15.0));
     const __m512d c = _mm512_mul_pd(jf, set(1.0 / 16));
     const __m512i j = _mm512_cvttpd_epi64(jf);
-    // 1 + b c = d + d_lo (1 - d is exact, d in [1, 2)).
-    const __m512d d = fma(b, c, one);
-    const __m512d d_lo = fma(b_lo, c, fma(b, c, _mm512_sub_pd(one, d)));
-    const DD z = renormalize(div_dd({_mm512_sub_pd(b, c), b_lo}, {d, d_lo}));
-    const __m512d t = _mm512_mul_pd(z.hi, z.hi);
-    __m512d q = set(1.0 / 13);
-    for (int k = 11; k >= 3; k -= 2) q = fma(q, t, set(((k / 2) % 2 ? -1.0 : 1.0) / k));
-    const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(z.hi, t), q);
-    // atan(b) = atan(c) + z + z_lo (1 - z^2) + tail; atan(c) >= z or c = 0: a fast two-sum.
-    const __m512d a_hi = lookup(T.hi, j), a_lo = lookup(T.lo, j);
-    const __m512d s = _mm512_add_pd(a_hi, z.hi);
-    const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(a_hi, s), z.hi), a_lo),
-                                     _mm512_add_pd(_mm512_fnmadd_pd(z.lo, t, z.lo), tail));
-    // Inverted: pi/2 - atan(b), pi/2 > atan(b).
-    const __m512d y = _mm512_mask_blend_pd(inverted, _mm512_add_pd(s, lo), difference(set(kPio2Hi), set(kPio2Lo), s, lo));
+    const __m512d n = _mm512_mask_blend_pd(inverted, a, one), d = _mm512_mask_blend_pd(inverted, one, a);
+    const __m512d num = _mm512_fnmadd_pd(c, d, n);
+    const __m512d den = fma(c, n, d);
+    const __m512d den_lo = fma(c, n, _mm512_sub_pd(d, den));
+    const __m512d z = _mm512_div_pd(num, den);
+    const __m512d z_lo = _mm512_mul_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), _mm512_rcp14_pd(den));
+    const __m512d t = _mm512_mul_pd(z, z);
+    const __m512d tail = fma(_mm512_mul_pd(z, t), estrin(t, kAtanQ), z_lo);
+    // Inverted: pi/2 - atan(c) - atan(z).
+    const __m512d neg = _mm512_maskz_mov_pd(inverted, set(-0.0));
+    const __m512d sz = _mm512_xor_pd(z, neg), stail = _mm512_xor_pd(tail, neg);
+    const __m512d c_hi = _mm512_mask_blend_pd(inverted, lookup(T.hi, j), lookup(T.inv_hi, j));
+    const __m512d c_lo = _mm512_mask_blend_pd(inverted, lookup(T.lo, j), lookup(T.inv_lo, j));
+    const __m512d h = _mm512_add_pd(c_hi, sz);
+    const __m512d y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, h), sz), _mm512_add_pd(c_lo, stail)));
     return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
   }
   static double scalar(double x) { return std::atan(x); }
 };
 
 // ---- tan -----------------------------------------------------------------------------------
-// x = n pi/4 + r, |r| <= pi/8, for |x| < 2^20 (|n| < 2^21): pi/4 = P1 + P2 + P3 + P4 with
-// P1 and P2 of 32 bits, so that n P1 and n P2 are exact and x - n P1 too (Sterbenz); one
-// two-sum makes r a pair, P3 and P4 correct its low part (pi/4 to 177 bits).
-// tan r = r + r^3 T(r^2), T fitted (as kAsinP, on [0, (pi/8)^2]) to 2^-54 of itself, as a pair;
-// then by n mod 4, tan x = N / D with (N, D) = (t, 1), (1 + t, 1 - t), (-1, t), (t - 1, 1 + t),
-// one double-double division, rounded once.
-constexpr double kPio4[4] = {0x1.921fb54400000p-1, 0x1.0b4611a600000p-35, 0x1.3198a2e037073p-70, 0x1.129024e088a68p-124};
+// x = n pi/4 + r, |r| <= pi/8 (a little more where x 4/pi rounds), for |x| < 2^20: pi/4 =
+// C1 + C2 + C3 + C4, C1 the double nearest pi/4, C2 of 32 bits, C3 and C4 the doubles nearest
+// the rest (199 bits in all). x - n C1 = r1 is exact in one fma: n C1 is a multiple of 2^-53
+// as x is (|x| >= 1/2 wherever n != 0, and 1/4 <= |x| < 1/2 only gives n = 1 with multiples
+// of 2^-54), and |r1| < 1/2 fits in 53 bits. n C2 is exact (|n| < 2^21); r_hi = r1 - n C2
+// rounded, and both r1 - r_hi and the error (r1 - r_hi) - n C2 of r_hi are exact (multiples of
+// 2^-86 below 2^-33, or r_hi itself exact), then n (C3 + C4) joins the low part. Four fmas in
+// a chain where a pair-summed reduction took twice the depth.
+// tan r = r + r^3 T(r^2), T fitted (as kAsinP, on [0, (pi/8)^2]) to 2^-54 of itself, by Estrin;
+// then by n mod 4, tan x = N / D with (N, D) = (t, 1), (1 + t, 1 - t), (-1, t), (t - 1, 1 + t):
+// the pairs for n mod 4 = 2, 3 are those of 0, 1 swapped, negated at the end. One hardware
+// division q = N_hi / D_hi (its latency is that of the reciprocal estimate and one Newton step
+// here, and the chain is what costs), corrected by the exact residual times a 14-bit reciprocal
+// (the correction is 2^-53 of q, so its own error is 2^-67), rounded once.
+constexpr double kPio4C[4] = {0x1.921fb54442d18p-1, 0x1.1a62633200000p-55, -0x1.747f23e32ed70p-88, 0x1.27044533e63a0p-143};
 constexpr double kInvPio4 = 0x1.45f306dc9c883p+0;
 constexpr double kTanT[10] = {0x1.5555555555555p-2, 0x1.1111111111135p-3, 0x1.ba1ba1ba140e5p-5, 0x1.664f4887a9574p-6,
                               0x1.226e33c205c76p-7, 0x1.d6d46bfc63b4dp-9, 0x1.7d91b3d336040p-10, 0x1.3695cbd43e3f9p-11,
@@ -491,29 +543,31 @@ struct Kernel<ExpLogFn::Tan> {
   }
   DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
     const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvPio4)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512d zero = _mm512_setzero_pd(), one = set(1.0);
-    const DD b = two_sum(_mm512_fnmadd_pd(n, set(kPio4[0]), x), _mm512_mul_pd(n, set(-kPio4[1])));
-    const DD r = renormalize({b.hi, _mm512_fnmadd_pd(n, set(kPio4[3]), _mm512_fnmadd_pd(n, set(kPio4[2]), b.lo))});
-    // tan r = r.hi + (r.lo + r.hi t T(t)), t = r.hi^2.
-    const __m512d t = _mm512_mul_pd(r.hi, r.hi);
-    __m512d q = set(kTanT[9]);
-    for (int i = 8; i >= 0; --i) q = fma(q, t, set(kTanT[i]));
-    const DD tr = renormalize({r.hi, fma(_mm512_mul_pd(r.hi, t), q, r.lo)});
-    const DD plus = two_sum(one, tr.hi), minus = two_sum(one, _mm512_sub_pd(zero, tr.hi));
-    const DD one_plus = {plus.hi, _mm512_add_pd(plus.lo, tr.lo)}, one_minus = {minus.hi, _mm512_sub_pd(minus.lo, tr.lo)};
-    const __m512i quadrant = _mm512_and_si512(_mm512_cvtpd_epi64(n), _mm512_set1_epi64(3));
-    const __mmask8 q1 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(1));
-    const __mmask8 q2 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(2));
-    const __mmask8 q3 = _mm512_cmpeq_epi64_mask(quadrant, _mm512_set1_epi64(3));
-    DD num = tr, den = {one, zero};
-    num = {_mm512_mask_mov_pd(num.hi, q1, one_plus.hi), _mm512_mask_mov_pd(num.lo, q1, one_plus.lo)};
-    den = {_mm512_mask_mov_pd(den.hi, q1, one_minus.hi), _mm512_mask_mov_pd(den.lo, q1, one_minus.lo)};
-    num = {_mm512_mask_mov_pd(num.hi, q2, set(-1.0)), _mm512_mask_mov_pd(num.lo, q2, zero)};
-    den = {_mm512_mask_mov_pd(den.hi, q2, tr.hi), _mm512_mask_mov_pd(den.lo, q2, tr.lo)};
-    num = {_mm512_mask_sub_pd(num.hi, q3, zero, one_minus.hi), _mm512_mask_sub_pd(num.lo, q3, zero, one_minus.lo)};
-    den = {_mm512_mask_mov_pd(den.hi, q3, one_plus.hi), _mm512_mask_mov_pd(den.lo, q3, one_plus.lo)};
-    const DD v = div_dd(num, den);
-    return _mm512_add_pd(v.hi, v.lo);
+    const __m512d one = set(1.0);
+    const __m512d r1 = _mm512_fnmadd_pd(n, set(kPio4C[0]), x);
+    const __m512d rh = _mm512_fnmadd_pd(n, set(kPio4C[1]), r1);
+    const __m512d tail = fma(n, set(kPio4C[2]), _mm512_mul_pd(n, set(kPio4C[3])));  // off the chain
+    const __m512d rl = _mm512_sub_pd(_mm512_fnmadd_pd(n, set(kPio4C[1]), _mm512_sub_pd(r1, rh)), tail);
+    // tan r = rh + (rl + rh t T(t)), t = rh^2; renormalized, as D must be for the correction.
+    const __m512d t = _mm512_mul_pd(rh, rh);
+    const DD tr = renormalize({rh, fma(_mm512_mul_pd(rh, t), estrin(t, kTanT), rl)});
+    // 1 +- tr: |tr.hi| < 0.42, fast two-sums.
+    const __m512d mt = _mm512_sub_pd(_mm512_setzero_pd(), tr.hi);
+    const __m512d p = _mm512_add_pd(one, tr.hi), m = _mm512_add_pd(one, mt);
+    const __m512d p_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(one, p), tr.hi), tr.lo);
+    const __m512d m_lo = _mm512_sub_pd(_mm512_add_pd(_mm512_sub_pd(one, m), mt), tr.lo);
+    const __m512i ni = _mm512_cvtpd_epi64(n);
+    const __mmask8 odd = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(1));
+    const __mmask8 swap = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(2));
+    const __m512d a_hi = _mm512_mask_blend_pd(odd, tr.hi, p), a_lo = _mm512_mask_blend_pd(odd, tr.lo, p_lo);
+    const __m512d b_hi = _mm512_mask_blend_pd(odd, one, m), b_lo = _mm512_maskz_mov_pd(odd, m_lo);
+    const __m512d n_hi = _mm512_mask_blend_pd(swap, a_hi, b_hi), n_lo = _mm512_mask_blend_pd(swap, a_lo, b_lo);
+    const __m512d d_hi = _mm512_mask_blend_pd(swap, b_hi, a_hi), d_lo = _mm512_mask_blend_pd(swap, b_lo, a_lo);
+    const __m512d q = _mm512_div_pd(n_hi, d_hi);
+    const __m512d rem = _mm512_add_pd(_mm512_fnmadd_pd(q, d_hi, n_hi), _mm512_fnmadd_pd(q, d_lo, n_lo));
+    const __m512d y = fma(rem, _mm512_rcp14_pd(d_hi), q);
+    // n mod 4 in {2, 3}: the negated quotient (bit 1 of n moved to the sign).
+    return _mm512_xor_pd(y, _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_and_si512(ni, _mm512_set1_epi64(2)), 62)));
   }
   static double scalar(double x) { return std::tan(x); }
 };

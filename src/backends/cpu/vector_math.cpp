@@ -24,7 +24,7 @@ namespace {
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
 //   Own     our own vectorized loops: float64 exp, expm1, log, log1p, log2, log10, sinh,
 //           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h; on AVX-512 math_avx512_f64.h, which
-//           adds tan, asin, acos, atan) within 0.67 ulp, and float32 exp, log, sin, cos
+//           adds tan, asin, acos, atan) within 0.70 ulp, and float32 exp, log, sin, cos
 //           (float32_math.h; on AVX-512 math_avx512_f32.h, which adds sinh, atanh), evaluated
 //           in float64, within 0.56 ulp; where the CPU lacks AVX2/FMA, float32 falls back to
 //           Widened, and where an Own loop exists on AVX-512 only, to Widened (float32) or
@@ -44,8 +44,8 @@ namespace {
 //
 // The default therefore takes an accurate loop wherever libmvec misses the goal, on every
 // CPU: on AVX-512 our own loops, whose time on one thread, 10^6 values, over NumPy's (SVML)
-// is float64 exp 0.58, log 0.79, log2/log10/log1p/expm1 0.9-1.2, asin/acos 1.0-1.1,
-// tanh 1.3, asinh/atanh/sinh 1.4-1.5, cosh 1.6, tan/atan 1.8, float32 exp 0.73, sin/cos
+// is float64 exp 0.5, expm1/log/log2/log10/log1p 0.6-0.87, tan/atan/asin/acos 0.9-1.0,
+// sinh/cosh/acosh 1.05-1.1, tanh/atanh 1.2, asinh 1.3 (AMD EPYC), float32 exp 0.73, sin/cos
 // 0.93, log 1.2, sinh 2.0, atanh 2.3 (with the default threads, 2 here, 0.78-1.38 at 10^6
 // values); float32 keeps libmvec where it is at NumPy's error. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
 // every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
