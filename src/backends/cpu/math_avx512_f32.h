@@ -8,13 +8,14 @@
 //   exp   x = k ln2/16 + r (|r| <= ln2/32), k by adding 1.5 2^52 (no rounding or conversion
 //         instructions), 2^(k/16) from a 16-entry table whose entries take k << 48 as an
 //         integer add, degree-4 Taylor;
-//   log   x = 2^k m, m in [0.75, 1.5) in 16 intervals of centre c (c = 1 for the one holding 1),
-//         r = m/c - 1 by one fma, log x = k ln2 - log c + log1p(r), a fitted degree-5 polynomial;
+//   log   x = 2^k m, m in [49/64, 49/32) in 16 intervals of centre c (c = 1 for the one
+//         holding 1), k, m and the interval by integer operations on x's bits, r = m/c - 1 by
+//         one fma, log x = k ln2 - log c + log1p(r), a fitted degree-5 polynomial;
 //   sin, cos  x = n pi/2 + r with pi/2 in two float64 parts (exact enough for |x| < 2^20),
 //         both series (to r^9 and r^10), chosen and signed by n mod 4;
 //   sinh  (s + s') sinh r - (s' - s) cosh r from the exp reduction, s = 2^(k/16)/2 and
 //         s' = 2^(-k/16)/2 from two tables (no division, no cancellation worse than 2x);
-//   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact), |x| itself below 2^-20.
+//   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact, one division), |x| itself below 2^-20.
 // exp and sinh clamp x (to +-150, +-100: the float32 results are already 0 or inf there) and
 // need no other care. Lanes off the fast range of the others (NaN, infinities, zeros where
 // the sign matters, log's x <= 0, sin/cos's |x| >= 2^20, atanh's |x| >= 1) take glibc's
