@@ -71,7 +71,7 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(cosh, Vector, Own, Widened, Own, Widened, Own)                                           \
   X(tanh, Vector, Own, Vector, Own, Widened, Own)                                            \
   X(asinh, Vector, Own, Widened, Own, Widened, Own)                                          \
-  X(acosh, Vector, Own, Widened, Own, Widened, Own)                                          \
+  X(acosh, Own, Own, Widened, Own, Own, Own)                                          \
   X(atanh, Own, Own, Widened, Own, Own, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
@@ -197,6 +197,7 @@ LoopFn own_float32_loop(OpId op) {
     // Ours on AVX-512 only (elsewhere the policy widens to libmvec's float64).
     case OpId::sinh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Sinh> : nullptr;
     case OpId::atanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Atanh> : nullptr;
+    case OpId::acosh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Acosh> : nullptr;
     default: return nullptr;
   }
 }
