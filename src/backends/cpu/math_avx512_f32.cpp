@@ -1,4 +1,4 @@
-// math_avx512_f32.cpp — the AVX-512 float32 exp, log, sin, cos, sinh, atanh (see math_avx512_f32.h).
+// math_avx512_f32.cpp — the AVX-512 float32 exp, log, sin, cos, sinh, atanh, acosh (see math_avx512_f32.h).
 #include "backends/cpu/math_avx512_f32.h"
 #include "backends/cpu/math_avx512_common.h"
 

@@ -1,4 +1,4 @@
-// math_avx512_f32.h — float32 exp, log, sin, cos, sinh and atanh written with AVX-512
+// math_avx512_f32.h — float32 exp, log, sin, cos, sinh, atanh and acosh written with AVX-512
 // intrinsics: 16 floats a step, widened to two float64 vectors, evaluated with short
 // polynomials whose float64 error (below 2^-28 relative) is far under half a float32 ulp, and
 // rounded once back to float32. The result is the correctly rounded one except in near-ties
@@ -15,10 +15,11 @@
 //         both series (to r^9 and r^10), chosen and signed by n mod 4;
 //   sinh  (s + s') sinh r - (s' - s) cosh r from the exp reduction, s = 2^(k/16)/2 and
 //         s' = 2^(-k/16)/2 from two tables (no division, no cancellation worse than 2x);
-//   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact, one division), |x| itself below 2^-20.
+//   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact, one division), |x| itself below 2^-20;
+//   acosh log(x + sqrt(x^2 - 1)) (x^2 - 1 exact; the sum's rounding is far below float32's).
 // exp and sinh clamp x (to +-150, +-100: the float32 results are already 0 or inf there) and
 // need no other care. Lanes off the fast range of the others (NaN, infinities, zeros where
-// the sign matters, log's x <= 0, sin/cos's |x| >= 2^20, atanh's |x| >= 1) take glibc's
+// the sign matters, log's x <= 0, sin/cos's |x| >= 2^20, atanh's |x| >= 1, acosh's x < 1) take glibc's
 // scalar float function, so every special case is libm's.
 #pragma once
 #include <cstdint>
