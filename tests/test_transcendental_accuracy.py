@@ -276,3 +276,68 @@ def test_accurate_policy_in_a_child():
                          capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert " passed" in out.stdout and "failed" not in out.stdout
+
+
+# The float32 AVX-512 loops of src/backends/cpu/math_avx512_f32.h evaluate in float64 and round
+# once: within 0.5 ulp plus a few hundredths (near-ties). Held to 0.6 here on random inputs
+# over each function's range, its edges included.
+OWN_FLOAT32_BOUND = 0.6
+
+
+def _random_float32(name, rng, n):
+    u = rng.uniform
+    with np.errstate(over="ignore"):
+        parts = {
+            "exp": [u(-104, 89, n), u(-1, 1, n), np.geomspace(1e-30, 1, n) * rng.choice([-1, 1], n)],
+            "log": [10.0 ** u(-45, 38.5, n), 1 + u(-0.05, 0.05, n), u(0, 10, n)],
+            "sin": [u(-10, 10, n), 10.0 ** u(1, 6, n) * rng.choice([-1, 1], n)],
+            "sinh": [u(-90, 90, n), u(-0.1, 0.1, n), 10.0 ** u(-40, 0, n) * rng.choice([-1, 1], n)],
+            "atanh": [u(-1, 1, n), (1 - 10.0 ** u(-7.5, -1, n)) * rng.choice([-1, 1], n),
+                      10.0 ** u(-40, 0, n) * rng.choice([-1, 1], n)],
+            "acosh": [1 + 10.0 ** u(-7.5, 0, n), 10.0 ** u(0, 38.5, n), u(1, 5, n)],
+        }
+    parts["cos"] = parts["sin"]
+    x = np.concatenate(parts[name]).astype(np.float32)
+    return x[np.isfinite(x)]
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "sin", "cos", "sinh", "atanh", "acosh"])
+def test_own_float32_loops_on_random_inputs(name):
+    if dl._core._vector_math_source(name, "float32") != "own":
+        pytest.skip("not our own float32 loop on this CPU / policy")
+    x = _random_float32(name, np.random.default_rng([ord(c) for c in name]), 40000)
+    npf = getattr(np, NP_NAME.get(name, name))
+    with np.errstate(all="ignore"):
+        ref = npf(x.astype(LD))
+    ours = np.from_dlpack(getattr(dl, name)(dl.asarray(x)))
+    with np.errstate(over="ignore"):  # references beyond float32's range (compared as inf)
+        err = ulp_errors(ours, ref, "float32")
+    worst = int(np.argmax(err))
+    assert err[worst] <= OWN_FLOAT32_BOUND, f"{name}({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp"
+
+
+@pytest.mark.parametrize("name", ["sinh", "atanh", "acosh", "exp"])
+def test_float32_edges_of_the_clamped_and_division_forms(name):
+    # exp and sinh clamp x (at 150 and 100), atanh divides by 1 - |x|, acosh takes
+    # sqrt(x*x - 1): their edges must give libm's values, signs of zero included, in every
+    # lane of a row (the vector loops handle 16 floats at a time).
+    f32 = np.float32
+    one_up, one_down = np.nextafter(f32(1), f32(2)), np.nextafter(f32(1), f32(0))
+    big = np.finfo(np.float32).max
+    x = np.array([0.0, -0.0, 1.0, -1.0, one_up, one_down, -one_up, -one_down, 88.7, 89.5, -89.5, 99.9, 100.0,
+                  100.1, -100.1, 149.9, 150.1, -150.1, 1e10, -1e10, big, -big, np.inf, -np.inf, np.nan,
+                  1e-45, -1e-45, 2.0**-20, -(2.0**-20), 3e-7, 0.5], dtype=np.float32)
+    x = np.tile(x, 3)
+    npf = getattr(np, NP_NAME.get(name, name))
+    with np.errstate(all="ignore"):
+        want = npf(x)
+        ref = npf(x.astype(LD))
+    got = np.from_dlpack(getattr(dl, name)(dl.asarray(x)))
+    special = ~np.isfinite(want) | (want == 0)
+    np.testing.assert_array_equal(got[special], want[special])
+    signed = special & ~np.isnan(want)
+    np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]))
+    finite = ~special
+    bound = OWN_FLOAT32_BOUND if dl._core._vector_math_source(name, "float32") == "own" else 3.5
+    with np.errstate(over="ignore"):
+        assert ulp_errors(got[finite], ref[finite], "float32").max() <= bound

@@ -1,20 +1,26 @@
-// math_avx512_f32.h — float32 exp, log, sin, cos, sinh and atanh written with AVX-512
+// math_avx512_f32.h — float32 exp, log, sin, cos, sinh, atanh and acosh written with AVX-512
 // intrinsics: 16 floats a step, widened to two float64 vectors, evaluated with short
 // polynomials whose float64 error (below 2^-28 relative) is far under half a float32 ulp, and
 // rounded once back to float32. The result is the correctly rounded one except in near-ties
 // (at most 0.55 ulp), at about the time of NumPy's own AVX-512 float32 loops (whose
 // errors reach 1.3 to 2.6 ulp), where libmvec's float32 versions reach 1.4 to 3.8 ulp.
 //
-//   exp   x = k ln2/16 + r (|r| <= ln2/32), 2^(k/16) from a 16-entry table, degree-4 Taylor;
-//   log   x = 2^k m, m in [0.75, 1.5) in 16 intervals of centre c (c = 1 for the one holding 1),
-//         r = m/c - 1 by one fma, log x = k ln2 - log c + log1p(r) to r^6;
+//   exp   x = k ln2/16 + r (|r| <= ln2/32), k by adding 1.5 2^52 (no rounding or conversion
+//         instructions), 2^(k/16) from a 16-entry table whose entries take k << 48 as an
+//         integer add, degree-4 Taylor;
+//   log   x = 2^k m, m in [49/64, 49/32) in 16 intervals of centre c (c = 1 for the one
+//         holding 1), k, m and the interval by integer operations on x's bits, r = m/c - 1 by
+//         one fma, log x = k ln2 - log c + log1p(r), a fitted degree-5 polynomial;
 //   sin, cos  x = n pi/2 + r with pi/2 in two float64 parts (exact enough for |x| < 2^20),
 //         both series (to r^9 and r^10), chosen and signed by n mod 4;
-//   sinh  (m + m / (m + 1)) / 2, m = expm1|x| from the exp reduction (no cancellation);
-//   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact), |x| itself below 2^-20.
-// Lanes off the fast range (NaN, infinities, zeros where the sign matters, log's x <= 0,
-// sin/cos's |x| >= 2^20, atanh's |x| >= 1, exp/sinh's |x| > 150) take glibc's scalar float
-// function, so every special case is libm's.
+//   sinh  (s + s') sinh r - (s' - s) cosh r from the exp reduction, s = 2^(k/16)/2 and
+//         s' = 2^(-k/16)/2 from two tables (no division, no cancellation worse than 2x);
+//   atanh log((1 + |x|) / (1 - |x|)) / 2 (both sums exact, one division), |x| itself below 2^-20;
+//   acosh log(x + sqrt(x^2 - 1)) (x^2 - 1 exact; the sum's rounding is far below float32's).
+// exp and sinh clamp x (to +-150, +-100: the float32 results are already 0 or inf there) and
+// need no other care. Lanes off the fast range of the others (NaN, infinities, zeros where
+// the sign matters, log's x <= 0, sin/cos's |x| >= 2^20, atanh's |x| >= 1, acosh's x < 1) take glibc's
+// scalar float function, so every special case is libm's.
 #pragma once
 #include <cstdint>
 
