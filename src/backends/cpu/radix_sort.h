@@ -67,6 +67,22 @@ void small_sort(K* keys, I* idx, int64_t n) {
   }
 }
 
+// keys[0..n) sorted stably with idx moved along, through the vector quicksort of
+// (key << 32 | position); false (nothing changed) where that sort is not available.
+template <class I>
+bool sort_with_positions(uint32_t* keys, I* idx, I* scratch, int64_t n, bool allow_threads) {
+  std::unique_ptr<uint64_t[]> pairs(new uint64_t[size_t(n)]);
+  for (int64_t i = 0; i < n; ++i) pairs[size_t(i)] = (uint64_t(keys[i]) << 32) | uint64_t(i);
+  if (!simd_sort_keys(pairs.get(), n, allow_threads)) return false;
+  std::memcpy(scratch, idx, size_t(n) * sizeof(I));
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t p = pairs[size_t(i)];
+    keys[i] = uint32_t(p >> 32);
+    idx[i] = scratch[p & 0xffffffffu];
+  }
+  return true;
+}
+
 }  // namespace radix_detail
 
 // Sorts keys[0..n) ascending, stably, moving idx[0..n) along when WithIdx. kt and it are
@@ -78,6 +94,11 @@ void radix_sort(K* keys, I* idx, K* kt, I* it, int64_t n, bool allow_threads = t
   // the CPU has AVX-512.
   if constexpr (!WithIdx && (std::is_same_v<K, uint32_t> || std::is_same_v<K, uint64_t>))
     if (n > 16 && simd_sort_keys(keys, n, allow_threads)) return;
+  // 32-bit keys with indices: the same quicksort on 64-bit keys (key, position), all distinct,
+  // so the order of equal keys is their original order: stable, as the radix passes are.
+  if constexpr (WithIdx && std::is_same_v<K, uint32_t>)
+    if (n >= kRadixFrom && n <= int64_t(UINT32_MAX) && radix_detail::sort_with_positions(keys, idx, it, n, allow_threads))
+      return;
   if (n < kRadixFrom) return radix_detail::small_sort<K, I, WithIdx>(keys, idx, n);
   constexpr int D = int(sizeof(K));
   const int threads =

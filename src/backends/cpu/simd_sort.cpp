@@ -19,7 +19,7 @@
 #include "backends/cpu/cpu_features.h"
 #include "backends/cpu/parallel.h"
 
-#define DLA_SORT_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,popcnt")))
+#define DLA_SORT_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,popcnt,bmi2")))
 #define DLA_SORT_INLINE DLA_SORT_TARGET __attribute__((always_inline)) inline
 
 namespace dla::cpu {
@@ -36,6 +36,7 @@ struct Vec<uint32_t> {
   DLA_SORT_INLINE static R load(const uint32_t* p) { return _mm512_loadu_si512(p); }
   DLA_SORT_INLINE static R load(const uint32_t* p, M m, R fill) { return _mm512_mask_loadu_epi32(fill, m, p); }
   DLA_SORT_INLINE static void store(uint32_t* p, M m, R v) { _mm512_mask_storeu_epi32(p, m, v); }
+  DLA_SORT_INLINE static void store(uint32_t* p, R v) { _mm512_storeu_si512(p, v); }
   DLA_SORT_INLINE static R set1(uint32_t k) { return _mm512_set1_epi32(int(k)); }
   DLA_SORT_INLINE static R min(R a, R b) { return _mm512_min_epu32(a, b); }
   DLA_SORT_INLINE static R max(R a, R b) { return _mm512_max_epu32(a, b); }
@@ -66,6 +67,7 @@ struct Vec<uint64_t> {
   DLA_SORT_INLINE static R load(const uint64_t* p) { return _mm512_loadu_si512(p); }
   DLA_SORT_INLINE static R load(const uint64_t* p, M m, R fill) { return _mm512_mask_loadu_epi64(fill, m, p); }
   DLA_SORT_INLINE static void store(uint64_t* p, M m, R v) { _mm512_mask_storeu_epi64(p, m, v); }
+  DLA_SORT_INLINE static void store(uint64_t* p, R v) { _mm512_storeu_si512(p, v); }
   DLA_SORT_INLINE static R set1(uint64_t k) { return _mm512_set1_epi64(int64_t(k)); }
   DLA_SORT_INLINE static R min(R a, R b) { return _mm512_min_epu64(a, b); }
   DLA_SORT_INLINE static R max(R a, R b) { return _mm512_max_epu64(a, b); }
@@ -214,6 +216,16 @@ struct Writer {
   K* a;
   typename V::R p;
   int64_t lw, rw;
+  // All of v, when there is room for a whole vector on both sides (the main loop): the left
+  // half is stored whole (lanes past it are overwritten later), which saves a mask there.
+  DLA_SORT_INLINE void put(typename V::R v) {
+    const typename V::M m = OrEqual ? V::le(v, p) : V::lt(v, p);
+    const int c = __builtin_popcount(unsigned(m));
+    V::store(a + lw, V::compress(m, v));
+    lw += c;
+    rw -= V::W - c;
+    V::store(a + rw, typename V::M(_bzhi_u32(~0u, unsigned(V::W - c))), V::compress(typename V::M(~m), v));
+  }
   // The live lanes of v: those below the pivot to the left, the rest to the right.
   DLA_SORT_INLINE void put(typename V::R v, typename V::M live) {
     const typename V::M m = typename V::M((OrEqual ? V::le(v, p) : V::lt(v, p)) & live);
@@ -255,7 +267,7 @@ DLA_SORT_TARGET int64_t partition(K* a, int64_t n, K pivot) {
       for (int u = 0; u < U; ++u) v[u] = V::load(a + r + u * W);
     }
 #pragma GCC unroll 4
-    for (int u = 0; u < U; ++u) w.put(v[u], all);
+    for (int u = 0; u < U; ++u) w.put(v[u]);
   }
   while (r - l >= W) {  // the same a vector at a time (room for W on each side stays)
     typename V::R v;
@@ -332,7 +344,7 @@ int depth_limit(int64_t n) { return 2 * (64 - __builtin_clzll(uint64_t(n) | 1));
 
 template <class K>
 bool sort_keys(K* a, int64_t n, bool allow_threads) {
-  if (vector_level() != VectorLevel::Avx512) return false;
+  if (!simd_sort_available()) return false;
   const int threads = allow_threads ? num_threads() : 1;
   constexpr int64_t kPartFrom = int64_t(1) << 17;  // parts worth a thread of their own
   if (threads == 1 || n < 2 * kPartFrom) {
@@ -368,6 +380,11 @@ bool sort_keys(K* a, int64_t n, bool allow_threads) {
 }
 
 }  // namespace
+
+bool simd_sort_available() {
+  static const bool bmi2 = __builtin_cpu_supports("bmi2");  // (every AVX-512 CPU has it)
+  return vector_level() == VectorLevel::Avx512 && bmi2;
+}
 
 bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }

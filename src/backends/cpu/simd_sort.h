@@ -14,6 +14,7 @@ namespace dla::cpu {
 // AVX-512. With threads, a long row is split by the first partitions and the parts sorted
 // on the thread pool.
 bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads);
+bool simd_sort_available();
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads);
 
 }  // namespace dla::cpu

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "backends/cpu/cpu_features.h"
 #include "backends/cpu/order_keys.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/radix_sort.h"
@@ -51,26 +52,69 @@ struct RowWalker {
 
 // The keys of n values at stride xs into keys[0..n), XORed with flip; returns whether every
 // value comes back from its key with its bits (no -0, no NaN but the quiet one). Branch-free
-// and split by stride, so that contiguous rows vectorize.
+// and split by stride, so that contiguous rows vectorize; compiled once more for AVX-512
+// (below), where 64-bit unsigned compares and selects are single instructions.
+template <class T, class K>
+__attribute__((always_inline)) inline bool make_keys_body(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
+  using OK = OrderKey<T>;
+  K inexact = 0;  // (an integer OR: a bool reduction does not vectorize)
+  if (xs == 1) {
+    for (int64_t i = 0; i < n; ++i) {
+      keys[i] = K(OK::of(x[i]) ^ flip);
+      if constexpr (OK::kHasNan) inexact |= K(!OK::exact(x[i]));
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      keys[i] = K(OK::of(x[i * xs]) ^ flip);
+      if constexpr (OK::kHasNan) inexact |= K(!OK::exact(x[i * xs]));
+    }
+  }
+  return inexact == 0;
+}
+
+// The values of keys[0..n) (XORed with flip) into out at stride os.
+template <class T, class K>
+__attribute__((always_inline)) inline void values_from_keys_body(const K* keys, int64_t n, K flip, T* out, int64_t os) {
+  using OK = OrderKey<T>;
+  if (os == 1) {
+    for (int64_t i = 0; i < n; ++i) out[i] = OK::value(K(keys[i] ^ flip));
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i * os] = OK::value(K(keys[i] ^ flip));
+  }
+}
+
+#define DLA_KEYS_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw")))
+template <class T, class K>
+DLA_KEYS_AVX512 bool make_keys_avx512(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
+  return make_keys_body(x, xs, n, flip, keys);
+}
+template <class T, class K>
+DLA_KEYS_AVX512 void values_from_keys_avx512(const K* keys, int64_t n, K flip, T* out, int64_t os) {
+  values_from_keys_body(keys, n, flip, out, os);
+}
+#undef DLA_KEYS_AVX512
+
 template <class T, class K>
 bool make_keys(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
+  if (vector_level() == VectorLevel::Avx512) return make_keys_avx512(x, xs, n, flip, keys);
+  return make_keys_body(x, xs, n, flip, keys);
+}
+template <class T, class K>
+void values_from_keys(const K* keys, int64_t n, K flip, T* out, int64_t os) {
+  if (vector_level() == VectorLevel::Avx512) return values_from_keys_avx512(keys, n, flip, out, os);
+  values_from_keys_body(keys, n, flip, out, os);
+}
+
+// The positions of x[0..n) (stride xs) in stable ascending order of their 32-bit keys (XORed
+// with flip) into pairs, as int64 values; false (pairs untouched) without the vector sort.
+template <class T>
+bool sort_by_positions(const T* x, int64_t xs, int64_t n, uint32_t flip, uint64_t* pairs, bool allow_threads) {
   using OK = OrderKey<T>;
-  if (xs == 1) {
-    for (int64_t i = 0; i < n; ++i) keys[i] = K(OK::of(x[i]) ^ flip);
-  } else {
-    for (int64_t i = 0; i < n; ++i) keys[i] = K(OK::of(x[i * xs]) ^ flip);
-  }
-  if constexpr (!OK::kHasNan) {
-    return true;
-  } else {
-    K inexact = 0;  // (an integer OR: a bool reduction does not vectorize)
-    if (xs == 1) {
-      for (int64_t i = 0; i < n; ++i) inexact |= K(!OK::exact(x[i]));
-    } else {
-      for (int64_t i = 0; i < n; ++i) inexact |= K(!OK::exact(x[i * xs]));
-    }
-    return inexact == 0;
-  }
+  if (!simd_sort_available()) return false;
+  for (int64_t i = 0; i < n; ++i) pairs[i] = (uint64_t(uint32_t(OK::of(x[i * xs]) ^ flip)) << 32) | uint64_t(i);
+  simd_sort_keys(pairs, n, allow_threads);
+  for (int64_t i = 0; i < n; ++i) pairs[i] &= 0xffffffffu;
+  return true;
 }
 
 // Sorts rows [rb, re) of x along axis into values and/or indices (row-major, x's shape).
@@ -97,6 +141,17 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
   for (int64_t r = rb; r < re; ++r) {
     const T* xr = xbase + walk.offset(r);
     const int64_t out0 = (r / inner) * len * inner + r % inner;  // row r's first output element
+    if constexpr (std::is_same_v<K, uint32_t>) {
+      // Indices of 32-bit keys, in a row contiguous in the output: the vector quicksort of
+      // (key << 32 | position) right in the int64 output, all keys distinct, so the order
+      // of equal keys is their original one (stable).
+      if (ibase && inner == 1 && len >= kRadixFrom && len <= int64_t(UINT32_MAX) &&
+          sort_by_positions(xr, xs, len, flip, reinterpret_cast<uint64_t*>(ibase + out0), threads_inside)) {
+        if (vbase)
+          for (int64_t i = 0; i < len; ++i) vbase[out0 + i] = xr[ibase[out0 + i] * xs];
+        continue;
+      }
+    }
     K* keys = in_output ? reinterpret_cast<K*>(vbase + out0) : nullptr;
     if (!keys) {
       if (!keys_buffer) keys_buffer = buffer<K>(len);
@@ -123,12 +178,7 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
       if (with_idx) {
         for (int64_t i = 0; i < len; ++i) vbase[out0 + i * inner] = xr[int64_t(idx[size_t(i)]) * xs];
       } else {
-        T* out = vbase + out0;  // (in place when the keys are in the output)
-        if (inner == 1) {
-          for (int64_t i = 0; i < len; ++i) out[i] = OK::value(K(keys[size_t(i)] ^ flip));
-        } else {
-          for (int64_t i = 0; i < len; ++i) out[i * inner] = OK::value(K(keys[size_t(i)] ^ flip));
-        }
+        values_from_keys(keys, len, flip, vbase + out0, inner);  // (in place when the keys are there)
       }
     }
   }
