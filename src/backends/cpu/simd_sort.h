@@ -15,6 +15,11 @@ namespace dla::cpu {
 // on the thread pool.
 bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads);
 bool simd_sort_available();
+
+// Sorts keys[0..n) ascending with positions[0..n) moved along, equal keys in ascending order of
+// their positions (so a stable argsort when positions start as 0, 1, 2 ...); false (nothing
+// changed) without AVX-512.
+bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n);
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads);
 
 }  // namespace dla::cpu

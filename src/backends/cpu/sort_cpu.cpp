@@ -152,6 +152,20 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
         continue;
       }
     }
+    if constexpr (std::is_same_v<K, uint64_t>) {
+      // Indices of 64-bit keys: the vector quicksort of keys with their positions, the
+      // positions right in the int64 output.
+      if (ibase && inner == 1 && len >= kRadixFrom && simd_sort_available()) {
+        if (!keys_buffer) keys_buffer = buffer<K>(len);
+        make_keys(xr, xs, len, flip, keys_buffer.get());
+        auto* pos = reinterpret_cast<uint64_t*>(ibase + out0);
+        for (int64_t i = 0; i < len; ++i) pos[i] = uint64_t(i);
+        simd_argsort_keys(keys_buffer.get(), pos, len);
+        if (vbase)
+          for (int64_t i = 0; i < len; ++i) vbase[out0 + i] = xr[ibase[out0 + i] * xs];
+        continue;
+      }
+    }
     K* keys = in_output ? reinterpret_cast<K*>(vbase + out0) : nullptr;
     if (!keys) {
       if (!keys_buffer) keys_buffer = buffer<K>(len);
