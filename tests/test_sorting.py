@@ -133,13 +133,24 @@ def test_vector_quicksort_sizes_and_patterns(dtype):
             "reversed": np.sort(base)[::-1].copy(),
             "top": np.where(rng.integers(0, 2, n) == 1, np.asarray(top).astype(dtype), base),
             "top only": np.full(n, np.asarray(top).astype(dtype)),
+            "few and top": np.where(rng.integers(0, 4, n) == 0, np.asarray(top).astype(dtype), base[rng.integers(0, min(5, n), n)]),
         }
+        if dtype[0] in "fc":
+            patterns["nan"] = np.where(rng.integers(0, 5, n) == 0, np.nan, base).astype(dtype)
         for name, x in patterns.items():
             x = np.ascontiguousarray(x, dtype=dtype)
             got = to_numpy(dl.sort(dl.asarray(x)))
             assert np.array_equal(got, np.sort(x, kind="stable"), equal_nan=True), (dtype, n, name)
             got = to_numpy(dl.sort(dl.asarray(x), descending=True))
             assert np.array_equal(got, np.sort(x, kind="stable")[::-1], equal_nan=True), (dtype, n, name)
+            # argsort: (key, position) pairs for 32-bit keys, keys carrying positions for 64-bit
+            # ones; stable both ways (descending: the stable ascending order of the reversed
+            # array, reversed)
+            got = to_numpy(dl.argsort(dl.asarray(x)))
+            assert np.array_equal(got, np.argsort(x, kind="stable")), (dtype, n, name, "argsort")
+            got = to_numpy(dl.argsort(dl.asarray(x), descending=True))
+            want = n - 1 - np.argsort(x[::-1], kind="stable")[::-1]
+            assert np.array_equal(got, want), (dtype, n, name, "argsort descending")
 
 
 def test_many_rows_on_threads():
