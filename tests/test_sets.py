@@ -89,6 +89,25 @@ def test_large_input(dtype):
     np.testing.assert_array_equal(to_numpy(dl.unique_values(dl.asarray(x))), values)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint32", "int32"])
+def test_unique_values_runs_across_vector_boundaries(dtype):
+    # unique_values alone compacts the sorted keys 8 or 16 at a time: runs that start and end
+    # at every offset of a vector, NaNs (each its own value) and -0/+0 (one value)
+    rng = np.random.default_rng(3)
+    for n in [1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 100, 1000, 4099]:
+        x = rng.integers(0, max(2, n // 3), n).astype(dtype)
+        if dtype.startswith("float"):
+            x[rng.integers(0, 4, n) == 0] = np.nan
+            x[rng.integers(0, 5, n) == 0] = -0.0
+        got = to_numpy(dl.unique_values(dl.asarray(x)))
+        finite = np.unique(x[~np.isnan(x)]) if dtype.startswith("float") else np.unique(x)
+        nans = int(np.isnan(x).sum()) if dtype.startswith("float") else 0
+        assert got.shape == (finite.size + nans,), (n, got.size, finite.size, nans)
+        np.testing.assert_array_equal(got[: finite.size], finite)
+        if nans:
+            assert np.isnan(got[finite.size:]).all()
+
+
 def test_views_empty_and_zero_dim():
     x = data((6, 8), "int32")
     xa = dl.asarray(x)

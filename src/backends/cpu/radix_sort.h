@@ -83,6 +83,19 @@ bool sort_with_positions(uint32_t* keys, I* idx, I* scratch, int64_t n, bool all
   return true;
 }
 
+// keys[0..n) sorted stably with idx moved along, through simd_argsort_keys; false (nothing
+// changed) where that sort is not available.
+template <class I>
+bool sort_carrying_positions(uint64_t* keys, I* idx, I* scratch, int64_t n) {
+  if (!simd_sort_available()) return false;
+  std::unique_ptr<uint64_t[]> positions(new uint64_t[size_t(n)]);
+  for (int64_t i = 0; i < n; ++i) positions[size_t(i)] = uint64_t(i);
+  simd_argsort_keys(keys, positions.get(), n);
+  std::memcpy(scratch, idx, size_t(n) * sizeof(I));
+  for (int64_t i = 0; i < n; ++i) idx[i] = scratch[positions[size_t(i)]];
+  return true;
+}
+
 }  // namespace radix_detail
 
 // Sorts keys[0..n) ascending, stably, moving idx[0..n) along when WithIdx. kt and it are
@@ -99,6 +112,10 @@ void radix_sort(K* keys, I* idx, K* kt, I* it, int64_t n, bool allow_threads = t
   if constexpr (WithIdx && std::is_same_v<K, uint32_t>)
     if (n >= kRadixFrom && n <= int64_t(UINT32_MAX) && radix_detail::sort_with_positions(keys, idx, it, n, allow_threads))
       return;
+  // 64-bit keys with indices: the vector quicksort carrying positions (equal keys come out in
+  // position order, so this is stable too).
+  if constexpr (WithIdx && std::is_same_v<K, uint64_t>)
+    if (n >= kRadixFrom && radix_detail::sort_carrying_positions(keys, idx, it, n)) return;
   if (n < kRadixFrom) return radix_detail::small_sort<K, I, WithIdx>(keys, idx, n);
   constexpr int D = int(sizeof(K));
   const int threads =

@@ -4,6 +4,8 @@
 // into a contiguous buffer of order keys (order_keys.h), radix-sorted (radix_sort.h) and
 // scattered into the row-major output. Rows are independent: many rows run on the thread
 // pool, one long row sorts with threads inside its passes.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <complex>
 #include <cstring>
@@ -14,6 +16,7 @@
 #include "backends/cpu/order_keys.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/radix_sort.h"
+#include "backends/cpu/simd_sort.h"
 #include "backends/cpu/search_sort_cpu.h"
 #include "core/copy.h"
 #include "core/dispatch.h"
@@ -93,6 +96,7 @@ DLA_KEYS_AVX512 void values_from_keys_avx512(const K* keys, int64_t n, K flip, T
   values_from_keys_body(keys, n, flip, out, os);
 }
 #undef DLA_KEYS_AVX512
+#define DLA_KEYS_AVX512_FN __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,popcnt,bmi2")))
 
 template <class T, class K>
 bool make_keys(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
@@ -214,6 +218,47 @@ void sort_kernel(const Array& values, const Array& indices, const Array& x, int 
 
 // ---- unique ---------------------------------------------------------------------------------
 
+// Moves the first key of each run of equal keys in sorted keys[0..n) to the front and returns
+// their number (NaN keys each start a run: NaN equals nothing). AVX-512: compress by the mask
+// of lanes that differ from their left neighbour, stored under a mask (in place is safe: the
+// write position never passes the next neighbour to be read).
+template <class OK, class K>
+DLA_KEYS_AVX512_FN int64_t compact_run_starts_avx512(K* keys, int64_t n) {
+  constexpr int W = 64 / int(sizeof(K));
+  int64_t j = 1, i = 1;
+  for (; i + W <= n; i += W) {
+    __m512i cur, prev;
+    __mmask16 m;
+    cur = _mm512_loadu_si512(keys + i);
+    prev = _mm512_loadu_si512(keys + i - 1);
+    if constexpr (sizeof(K) == 8) {
+      m = _mm512_cmpneq_epu64_mask(cur, prev);
+      if constexpr (OK::kHasNan) m |= _mm512_cmpeq_epu64_mask(cur, _mm512_set1_epi64(-1));
+      _mm512_mask_storeu_epi64(keys + j, __mmask8(_bzhi_u32(~0u, unsigned(__builtin_popcount(m)))),
+                               _mm512_maskz_compress_epi64(__mmask8(m), cur));
+    } else {
+      m = _mm512_cmpneq_epu32_mask(cur, prev);
+      if constexpr (OK::kHasNan) m |= _mm512_cmpeq_epu32_mask(cur, _mm512_set1_epi32(-1));
+      _mm512_mask_storeu_epi32(keys + j, __mmask16(_bzhi_u32(~0u, unsigned(__builtin_popcount(m)))),
+                               _mm512_maskz_compress_epi32(m, cur));
+    }
+    j += __builtin_popcount(m);
+  }
+  for (; i < n; ++i)
+    if (keys[i] != keys[i - 1] || OK::is_nan(keys[i])) keys[j++] = keys[i];
+  return n > 0 ? j : 0;
+}
+
+template <class OK, class K>
+int64_t compact_run_starts(K* keys, int64_t n) {
+  if constexpr (sizeof(K) == 4 || sizeof(K) == 8)
+    if (simd_sort_available()) return compact_run_starts_avx512<OK>(keys, n);
+  int64_t j = n > 0;
+  for (int64_t i = 1; i < n; ++i)
+    if (keys[i] != keys[i - 1] || OK::is_nan(keys[i])) keys[j++] = keys[i];
+  return j;
+}
+
 template <class T, class I>
 UniqueParts unique_typed(const Array& x, int parts) {
   using OK = OrderKey<T>;
@@ -223,7 +268,7 @@ UniqueParts unique_typed(const Array& x, int parts) {
   const int64_t n = c.size();
   const bool with_idx = parts & (kUniqueIndices | kUniqueInverse);
   auto keys = buffer<K>(n), ktmp = buffer<K>(n);
-  for (int64_t i = 0; i < n; ++i) keys[size_t(i)] = OK::of(xv[i]);
+  make_keys(xv, 1, n, K(0), keys.get());
   std::unique_ptr<I[]> idx;
   if (with_idx) {
     idx = buffer<I>(n);
@@ -234,13 +279,23 @@ UniqueParts unique_typed(const Array& x, int parts) {
     radix_sort<K, I, false>(keys.get(), nullptr, ktmp.get(), nullptr, n);
   }
   ktmp.reset();
+  if constexpr (!std::is_class_v<T>) {  // (complex keys compare per half for NaN: the loop below)
+    if (parts == 0) {
+      // Values only: the runs' first keys compacted in place, then turned into values.
+      const int64_t u = compact_run_starts<OK>(keys.get(), n);
+      UniqueParts r;
+      r.values = Array::empty(Dims{u}, x.dtype(), x.device());
+      values_from_keys(keys.get(), u, K(0), reinterpret_cast<T*>(r.values.data()), 1);
+      return r;
+    }
+  }
   // A run of equal keys is one value; NaN keys (and complex keys with a NaN part) never join
   // a run, as NaN equals nothing.
   auto starts_run = [&](int64_t i) {
     return i == 0 || keys[size_t(i)] != keys[size_t(i - 1)] || OK::is_nan(keys[size_t(i)]);
   };
-  int64_t u = 0;
-  for (int64_t i = 0; i < n; ++i) u += starts_run(i) ? 1 : 0;
+  int64_t u = n > 0;  // (branch-free, so that the count vectorizes)
+  for (int64_t i = 1; i < n; ++i) u += int64_t((keys[size_t(i)] != keys[size_t(i - 1)]) | OK::is_nan(keys[size_t(i)]));
   const DType index = DType::of(ScalarType::Int64);
   UniqueParts r;
   r.values = Array::empty(Dims{u}, x.dtype(), x.device());
