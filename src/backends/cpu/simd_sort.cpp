@@ -192,5 +192,7 @@ bool simd_sort_available() {
 
 bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+bool simd_sort_keys(int32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+bool simd_sort_keys(int64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 
 }  // namespace dla::cpu

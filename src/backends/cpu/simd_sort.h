@@ -21,5 +21,8 @@ bool simd_sort_available();
 // changed) without AVX-512.
 bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n);
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads);
+// Signed integers as themselves (no order-key transform needed).
+bool simd_sort_keys(int32_t* keys, int64_t n, bool allow_threads);
+bool simd_sort_keys(int64_t* keys, int64_t n, bool allow_threads);
 
 }  // namespace dla::cpu

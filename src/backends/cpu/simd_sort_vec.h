@@ -77,6 +77,41 @@ struct Vec<uint64_t> {
   }
 };
 
+// Signed integers sort as themselves (no key transform): the unsigned traits with signed
+// compares, minima and maxima.
+template <class S, class U, class Base>
+struct SignedVec : Base {
+  using R = typename Base::R;
+  using M = typename Base::M;
+  DLA_SORT_INLINE static R load(const S* p) { return Base::load(reinterpret_cast<const U*>(p)); }
+  DLA_SORT_INLINE static R load(const S* p, M m, R fill) { return Base::load(reinterpret_cast<const U*>(p), m, fill); }
+  DLA_SORT_INLINE static void store(S* p, M m, R v) { Base::store(reinterpret_cast<U*>(p), m, v); }
+  DLA_SORT_INLINE static void store(S* p, R v) { Base::store(reinterpret_cast<U*>(p), v); }
+  DLA_SORT_INLINE static R set1(S k) { return Base::set1(U(k)); }
+  DLA_SORT_INLINE static R min(R a, R b) {
+    if constexpr (Base::W == 16) return _mm512_min_epi32(a, b);
+    else return _mm512_min_epi64(a, b);
+  }
+  DLA_SORT_INLINE static R max(R a, R b) {
+    if constexpr (Base::W == 16) return _mm512_max_epi32(a, b);
+    else return _mm512_max_epi64(a, b);
+  }
+  DLA_SORT_INLINE static R max(M m, R src, R a, R b) {
+    if constexpr (Base::W == 16) return _mm512_mask_max_epi32(src, m, a, b);
+    else return _mm512_mask_max_epi64(src, m, a, b);
+  }
+  DLA_SORT_INLINE static M lt(R a, R b) {
+    if constexpr (Base::W == 16) return _mm512_cmplt_epi32_mask(a, b);
+    else return _mm512_cmplt_epi64_mask(a, b);
+  }
+  DLA_SORT_INLINE static M le(R a, R b) {
+    if constexpr (Base::W == 16) return _mm512_cmple_epi32_mask(a, b);
+    else return _mm512_cmple_epi64_mask(a, b);
+  }
+};
+template <> struct Vec<int32_t> : SignedVec<int32_t, uint32_t, Vec<uint32_t>> {};
+template <> struct Vec<int64_t> : SignedVec<int64_t, uint64_t, Vec<uint64_t>> {};
+
 template <class K>
 constexpr typename Vec<K>::M low_lanes(int c) {  // the first c lanes, 0 <= c <= W
   return typename Vec<K>::M((uint32_t(1) << c) - 1);

@@ -170,6 +170,18 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
         continue;
       }
     }
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+      // Integer values alone: copied into the output and sorted there as themselves (equal
+      // integers are indistinguishable: no stability to keep); descending is the reverse.
+      if (vbase && !ibase && inner == 1 && simd_sort_available()) {
+        T* out = vbase + out0;
+        if (xs == 1) std::memcpy(out, xr, size_t(len) * sizeof(T));
+        else for (int64_t i = 0; i < len; ++i) out[i] = xr[i * xs];
+        simd_sort_keys(out, len, threads_inside);
+        if (descending) std::reverse(out, out + len);
+        continue;
+      }
+    }
     K* keys = in_output ? reinterpret_cast<K*>(vbase + out0) : nullptr;
     if (!keys) {
       if (!keys_buffer) keys_buffer = buffer<K>(len);
