@@ -1,4 +1,4 @@
-"""argmax/argmin, searchsorted, nonzero and unique of GPU arrays, over dlarray._fake_gpu, against the CPU.
+"""argmax/argmin, searchsorted, isin, nonzero and unique of GPU arrays, over dlarray._fake_gpu, against the CPU.
 
 Everything these run on a GPU (src/backends/gpu/gpu_search.cpp) is element jobs of
 src/backends/gpu/gpu_elementwise_kernels.h, tree folds and scans of them, and the GPU sort;
@@ -189,6 +189,41 @@ def test_searchsorted_random(fake, x1, q, sorted_first):
         assert_searches_match(np.sort(x1), q)
     else:
         assert_searches_match(x1, q, sorter=np.argsort(x1, kind="stable"))
+
+
+# ---- isin ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_every_dtype(fake, dtype, invert):
+    a, b = data((4, 9), dtype, seed=1), data((13,), dtype, seed=2)
+    same(dl.isin(on_gpu(a), on_gpu(b), invert=invert), dl.isin(dl.asarray(a), dl.asarray(b), invert=invert))
+
+
+def test_isin_nan_signed_zeros_promotion_empty_and_no_sync(fake):
+    a = np.array([np.nan, -0.0, 0.0, 1.5, -np.inf, 7.0], "float32")
+    b = np.array([0.0, np.nan, np.inf, 7.0, -np.inf], "float64")
+    for invert in (False, True):  # NaN finds nothing, -0 finds +0; float32 meets float64
+        same(dl.isin(on_gpu(a), on_gpu(b), invert=invert), dl.isin(dl.asarray(a), dl.asarray(b), invert=invert))
+    same(dl.isin(on_gpu(np.arange(5, dtype="int8")), on_gpu(np.array([300, 2], "int16"))),
+         dl.isin(dl.asarray(np.arange(5, dtype="int8")), dl.asarray(np.array([300, 2], "int16"))))
+    for x1, x2 in ((np.zeros(0), np.arange(3.0)), (np.arange(3.0), np.zeros(0)), (np.arange(6.0).reshape(2, 3)[:, ::2], np.arange(2.0))):
+        for invert in (False, True):
+            same(dl.isin(on_gpu(x1), on_gpu(x2), invert=invert), dl.isin(dl.asarray(x1), dl.asarray(x2), invert=invert))
+    g1, g2 = on_gpu(np.arange(100.0)), on_gpu(np.linspace(-3, 103, 40))
+    fake.clear_log()
+    dl.isin(g1, g2)
+    assert "sync" not in ops_of(fake)  # sort, search, take, equal: all queued
+    with pytest.raises(NotImplementedError, match="isin on device 'rocm:0' is not available yet for dtype complex128"):
+        dl.isin(on_gpu(np.array([1j])), on_gpu(np.array([1j])))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hnp.arrays(np.float64, st.integers(0, 30), elements=st.floats() | st.sampled_from([0.0, -0.0])),
+       hnp.arrays(np.float64, st.integers(0, 30), elements=st.floats() | st.sampled_from([0.0, -0.0])), st.booleans())
+def test_isin_random(fake, x1, x2, invert):
+    same(dl.isin(on_gpu(x1), on_gpu(x2), invert=invert), dl.isin(dl.asarray(x1), dl.asarray(x2), invert=invert))
 
 
 # ---- nonzero and boolean masks -----------------------------------------------------------

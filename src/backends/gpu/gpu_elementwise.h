@@ -25,6 +25,7 @@ void gpu_arg_extreme(const Array& out, const Array& x, int axis, bool is_max);
 Array gpu_nonzero(const Array& x);
 void gpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const Array& sorter, bool right);
 UniqueParts gpu_unique(const Array& x, int parts);
+void gpu_isin(const Array& out, const Array& x1, const Array& x2, bool invert);
 // Helpers the sort and search jobs share (gpu_sort.cpp): the unsigned dtype of a width (order
 // keys), `a` with `axis` moved last, an array's strides in bytes, a zeroed job.
 DType key_dtype(int64_t itemsize);

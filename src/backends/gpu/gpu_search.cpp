@@ -1,4 +1,4 @@
-// gpu_search.cpp — argmax/argmin, searchsorted, nonzero and unique of GPU arrays, composed from
+// gpu_search.cpp — argmax/argmin, searchsorted, isin, nonzero and unique of GPU arrays, composed from
 // the GPU element jobs (gpu_elementwise_kernels.h), tree_reduce.h's folds and scans and the
 // sort of gpu_sort.cpp.
 //
@@ -200,6 +200,35 @@ Array gpu_nonzero(const Array& x) {
     inner *= x.shape(d);
   }
   return out;
+}
+
+// isin: x2 flattened and sorted (gpu_sort, values only), and each element of x1 searched in it
+// twice (two SEARCH jobs: the first position whose key is not below the element's, and the
+// first above it): the element is in x2 when some key lies between, i.e. equals its own. -0
+// finds +0 (they share a key); NaN finds nothing (NaN equals nothing, though all NaNs share a
+// key). All queued on the current stream: no wait (a take of the candidates would have to
+// check its indices on the host).
+void gpu_isin(const Array& out, const Array& x1, const Array& x2, bool invert) {
+  refuse_complex(x1, "isin");
+  const Device dev = x1.device();
+  const int64_t n1 = x1.size(), n2 = x2.size();
+  if (n2 == 0) {  // nothing to find
+    fill(out, Scalar::of_bool(invert));
+    return;
+  }
+  const Array c2 = ascontiguous(x2);
+  const Array sorted = Array::empty(Dims{n2}, x2.dtype(), dev);
+  gpu_sort(sorted, Array(), c2.view(Dims{n2}, Dims{1}, c2.byte_offset()), 0, false);
+  const Array c1 = ascontiguous(x1);
+  const Array queries = c1.view(Dims{n1}, Dims{1}, c1.byte_offset());
+  const Array below = Array::empty(Dims{n1}, kIndex, dev), up_to = Array::empty(Dims{n1}, kIndex, dev);
+  gpu_searchsorted(below, sorted, queries, Array(), false);
+  gpu_searchsorted(up_to, sorted, queries, Array(), true);
+  Array found = elementwise(OpId::greater, up_to, below);
+  if (is_floating(x1.dtype().scalar))
+    found = elementwise(OpId::logical_and, found, elementwise(OpId::logical_not, elementwise(OpId::isnan, queries)));
+  if (invert) found = elementwise(OpId::logical_not, found);
+  copy_into(out, found.view(x1.shape(), contiguous_strides(x1.shape()), found.byte_offset()));
 }
 
 // unique_*: x flattened and sorted with its positions (gpu_sort: stable, so each run of equal

@@ -171,7 +171,7 @@ void gpu_sort(const Array& values, const Array& indices, const Array& x, int axi
 namespace {
 
 // isin is the one entry still missing (it would be unique's sort of x2 plus a SEARCH job).
-const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, &gpu_nonzero, &gpu_searchsorted, nullptr,
+const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, &gpu_nonzero, &gpu_searchsorted, &gpu_isin,
                                               &gpu_unique};
 
 }  // namespace
