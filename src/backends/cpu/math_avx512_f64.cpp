@@ -298,9 +298,11 @@ struct Kernel<ExpLogFn::Expm1> {
 // sinh, cosh, tanh of a = |x|. With H = exp(a) / 2 as a pair and e^-a / 2 = 1 / (4H) as a
 // pair (one division, one correction): cosh a = H + 1/(4H), sinh a = H - 1/(4H) from a = 1/16
 // on (the pair's error, 2^-60 of H, stays below 2^-59 of sinh a), and below 1/16 the Taylor
-// series of sinh to a^9 (the first omitted term is 2^-65 of the result). tanh a = E / (E + 2),
-// E = expm1(2a) as a pair, with a clamped to 20 (tanh rounds to 1 from 19.07 on). Each result
-// is rounded once from a pair.
+// series of sinh to a^9 (the first omitted term is 2^-65 of the result). tanh a =
+// 1 - 1/(H' + 1/2), H' = exp(2a) / 2, with a clamped to 20 (tanh rounds to 1 from 19.07 on),
+// and its series below 1/16. Each result is rounded once from a pair. The series run under a
+// branch: few vectors of ordinary data hold such a lane, and the loops are bound by their
+// number of operations (iterations overlap), not by the chain of one vector.
 constexpr double kSinhSeriesBound = 0.0625;
 template <ExpLogFn F>
 struct HyperbolicKernel {
