@@ -318,12 +318,21 @@ struct HyperbolicKernel {
       // number. The pair's error (2^-60 of H, the rounding of its first-order term) reaches
       // the result through 1 - 1/D, which cancels as a falls: from a = 1/16 on it stays below
       // 2^-62, 1/32 ulp of tanh a.
-      const DD h = half_exp_dd(_mm512_mul_pd(set(2.0), _mm512_min_pd(a, set(20.0))), T);
+      // H = s (hh + hl), s = 2^(e-1), hh + hl = 2^(j/16) exp(r) normalized: D = s hh + 1/2
+      // rounded by one fma, and its error s hh + (1/2 - d) exactly by another (1/2 - d is
+      // exact for d >= 1, and so is the result, d's rounding error), with no scaling of the pair.
+      const ExpParts p = exp_core(_mm512_mul_pd(set(2.0), _mm512_min_pd(a, set(20.0))), T);
+      const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
+      const __m512d hh = _mm512_add_pd(p.t_hi, inner);  // |inner| < 0.03 t_hi: a fast two-sum
+      const __m512d hl = _mm512_add_pd(_mm512_sub_pd(p.t_hi, hh), inner);
       const __m512d half = set(0.5), one = set(1.0);
-      const __m512d d = _mm512_add_pd(h.hi, half);
-      const __m512d d_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(h.hi, d), half), h.lo);
+      const __m512d sc = _mm512_scalef_pd(half, p.e);
+      const __m512d d = fma(hh, sc, half);
+      const __m512d d_lo = fma(hl, sc, fma(hh, sc, _mm512_sub_pd(half, d)));
+      // 1/D = q + q_lo: q = 1/d rounded is itself 1/d to 2^-53, enough for the correction
+      // (2^-52 of q, D being normalized).
       const __m512d q = _mm512_div_pd(one, d);
-      const __m512d q_lo = _mm512_mul_pd(_mm512_fnmadd_pd(q, d_lo, _mm512_fnmadd_pd(q, d, one)), _mm512_rcp14_pd(d));
+      const __m512d q_lo = _mm512_mul_pd(_mm512_fnmadd_pd(q, d_lo, _mm512_fnmadd_pd(q, d, one)), q);
       const __m512d s = _mm512_sub_pd(one, q);  // q < 1: a fast two-sum
       y = _mm512_add_pd(s, _mm512_sub_pd(_mm512_sub_pd(_mm512_sub_pd(one, s), q), q_lo));
       // Below 1/16 (1.25% of the lanes of a uniform [-5, 5], so the branch is rarely taken),
