@@ -346,17 +346,16 @@ struct HyperbolicKernel {
       }
     } else {
       const DD h = half_exp_dd(_mm512_min_pd(a, set(710.5)), T);
-      // 1 / (4H) = g + g_lo: g = 0.25 / h.hi (one hardware division, the shortest chain),
-      // corrected by the residual 1/4 - g H over H, with a 14-bit 1 / h.hi (the correction is
-      // 2^-52 of g).
-      // For sinh the quotient of -1/4, so that no negation is needed.
-      const __m512d quarter = set(F == ExpLogFn::Sinh ? -0.25 : 0.25);
-      const __m512d sg = _mm512_div_pd(quarter, h.hi);
-      const __m512d res = _mm512_fnmadd_pd(sg, h.lo, _mm512_fnmadd_pd(sg, h.hi, quarter));
-      const __m512d sg_lo = _mm512_mul_pd(res, _mm512_rcp14_pd(h.hi));
-      const __m512d s = _mm512_add_pd(h.hi, sg);  // |h.hi| >= |sg|: a fast two-sum
-      const __m512d s_err = _mm512_add_pd(_mm512_sub_pd(h.hi, s), sg);
-      y = _mm512_add_pd(s, _mm512_add_pd(s_err, _mm512_add_pd(h.lo, sg_lo)));
+      // 1/H = G + G_lo: G = 1 / h.hi (one hardware division, the shortest chain), corrected by
+      // the exact residual 1 - G H times G itself (the correction is 2^-52 of G, and G is 1/h.hi
+      // to 2^-53). Then H +- G/4 by a fast two-sum with the quarter folded into fmas:
+      // h.hi - s is exact (Fast2Sum), so is its sum with +-G/4 (the two-sum's error term).
+      const __m512d quarter = set(F == ExpLogFn::Sinh ? -0.25 : 0.25), one = set(1.0);
+      const __m512d g = _mm512_div_pd(one, h.hi);
+      const __m512d g_lo = _mm512_mul_pd(_mm512_fnmadd_pd(g, h.lo, _mm512_fnmadd_pd(g, h.hi, one)), g);
+      const __m512d s = fma(g, quarter, h.hi);  // |h.hi| >= |g/4|: a fast two-sum
+      const __m512d s_err = fma(g, quarter, _mm512_sub_pd(h.hi, s));
+      y = _mm512_add_pd(s, _mm512_add_pd(s_err, fma(g_lo, quarter, h.lo)));
       if constexpr (F == ExpLogFn::Sinh) {
         // Below 1/16 the series, under a branch (few vectors have such a lane: a blend of the
         // series on every vector measured slower, the loop being bound by its number of
