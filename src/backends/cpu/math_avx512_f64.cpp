@@ -110,8 +110,10 @@ DLA_V512 __m512d estrin(__m512d t, const double (&c)[N]) {
   return estrin_part<0, N>(c, pw);
 }
 
-// log(x + x_lo) for positive finite x (subnormals included), |x_lo| <= ulp(x) / 2, as
-// hi + lo with |lo| <= ulp(hi) and an error near 2^-60 of the result (header: the method).
+// log(x + x_lo) for positive finite x (subnormals included), |x_lo| up to a few ulp(x) (it
+// only enters r_lo, and the term r_lo r^2 left out of log1p(r + r_lo) stays near 2^-60 for
+// |x_lo| <= 2 ulp(x)), as hi + lo with |lo| <= ulp(hi) and an error near 2^-60 of the result
+// (header: the method).
 template <bool kHasLo>
 DLA_V512 DD log_core(__m512d x, __m512d x_lo, const LogRegs& T) {
   const __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
@@ -294,11 +296,14 @@ struct Kernel<ExpLogFn::Expm1> {
 };
 
 // sinh, cosh, tanh of a = |x|. With H = exp(a) / 2 as a pair and e^-a / 2 = 1 / (4H) as a
-// pair (one division, one correction): cosh a = H + 1/(4H), sinh a = H - 1/(4H) from a = 0.25
-// on (the difference loses at most 2 bits of a pair's 100), and below 0.25 the Taylor series
-// of sinh to a^13 (the first omitted term is below 2^-56 of the result). tanh a = E / (E + 2),
-// E = expm1(2a) as a pair, with a clamped to 20 (tanh rounds to 1 from 19.07 on). Each result
-// is rounded once from a pair.
+// pair (one division, one correction): cosh a = H + 1/(4H), sinh a = H - 1/(4H) from a = 1/16
+// on (the pair's error, 2^-60 of H, stays below 2^-59 of sinh a), and below 1/16 the Taylor
+// series of sinh to a^9 (the first omitted term is 2^-65 of the result). tanh a =
+// 1 - 1/(H' + 1/2), H' = exp(2a) / 2, with a clamped to 20 (tanh rounds to 1 from 19.07 on),
+// and its series below 1/16. Each result is rounded once from a pair. The series run under a
+// branch: few vectors of ordinary data hold such a lane, and the loops are bound by their
+// number of operations (iterations overlap), not by the chain of one vector.
+constexpr double kSinhSeriesBound = 0.0625;
 template <ExpLogFn F>
 struct HyperbolicKernel {
   // Not NaN, infinite or zero (libm keeps the sign of -0 and gives the limits).
@@ -307,30 +312,61 @@ struct HyperbolicKernel {
     const __m512d a = _mm512_abs_pd(x);
     __m512d y;
     if constexpr (F == ExpLogFn::Tanh) {
-      const __m512d a2 = _mm512_mul_pd(set(2.0), _mm512_min_pd(a, set(20.0)));
-      const DD e = expm1_dd(a2, T);
-      const DD d = two_sum(e.hi, set(2.0));
-      const DD q = div_dd(e, {d.hi, _mm512_add_pd(d.lo, e.lo)});
-      y = _mm512_add_pd(q.hi, q.lo);
+      // tanh a = 1 - 1/(H + 1/2), H = exp(2a)/2 as a pair (D = H + 1/2 by a fast two-sum,
+      // H > 1/2), 1/D = q + q_lo by one division and its residual, 1 - q by a fast two-sum:
+      // fewer operations than expm1(2a) / (expm1(2a) + 2), and the loop is bound by their
+      // number. The pair's error (2^-60 of H, the rounding of its first-order term) reaches
+      // the result through 1 - 1/D, which cancels as a falls: from a = 1/16 on it stays below
+      // 2^-62, 1/32 ulp of tanh a.
+      // H = s (hh + hl), s = 2^(e-1), hh + hl = 2^(j/16) exp(r) normalized: D = s hh + 1/2
+      // rounded by one fma, and its error s hh + (1/2 - d) exactly by another (1/2 - d is
+      // exact for d >= 1, and so is the result, d's rounding error), with no scaling of the pair.
+      const ExpParts p = exp_core(_mm512_mul_pd(set(2.0), _mm512_min_pd(a, set(20.0))), T);
+      const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
+      const __m512d hh = _mm512_add_pd(p.t_hi, inner);  // |inner| < 0.03 t_hi: a fast two-sum
+      const __m512d hl = _mm512_add_pd(_mm512_sub_pd(p.t_hi, hh), inner);
+      const __m512d half = set(0.5), one = set(1.0);
+      const __m512d sc = _mm512_scalef_pd(half, p.e);
+      const __m512d d = fma(hh, sc, half);
+      const __m512d d_lo = fma(hl, sc, fma(hh, sc, _mm512_sub_pd(half, d)));
+      // 1/D = q + q_lo: q = 1/d rounded is itself 1/d to 2^-53, enough for the correction
+      // (2^-52 of q, D being normalized).
+      const __m512d q = _mm512_div_pd(one, d);
+      const __m512d q_lo = _mm512_mul_pd(_mm512_fnmadd_pd(q, d_lo, _mm512_fnmadd_pd(q, d, one)), q);
+      const __m512d s = _mm512_sub_pd(one, q);  // q < 1: a fast two-sum
+      y = _mm512_add_pd(s, _mm512_sub_pd(_mm512_sub_pd(_mm512_sub_pd(one, s), q), q_lo));
+      // Below 1/16 (1.25% of the lanes of a uniform [-5, 5], so the branch is rarely taken),
+      // the Taylor series a + a^3 P(a^2) to a^15: the first term left out is 2^-65 of a.
+      const __mmask8 small = _mm512_cmp_pd_mask(a, set(0.0625), _CMP_LT_OQ);
+      if (small) {
+        constexpr double kTanhP[] = {-1.0 / 3, 2.0 / 15, -17.0 / 315, 62.0 / 2835, -1382.0 / 155925, 21844.0 / 6081075,
+                                     -929569.0 / 638512875};
+        const __m512d t = _mm512_mul_pd(a, a);
+        y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, t), estrin(t, kTanhP), a));
+      }
     } else {
       const DD h = half_exp_dd(_mm512_min_pd(a, set(710.5)), T);
-      // 1 / (4H) = g + g_lo: g = 0.25 / h.hi (one hardware division, the shortest chain),
-      // corrected by the residual 1/4 - g H over H, with a 14-bit 1 / h.hi (the correction is
-      // 2^-52 of g).
-      const __m512d g = _mm512_div_pd(set(0.25), h.hi);
-      const __m512d res = _mm512_fnmadd_pd(g, h.lo, _mm512_fnmadd_pd(g, h.hi, set(0.25)));
-      const __m512d g_lo = _mm512_mul_pd(res, _mm512_rcp14_pd(h.hi));
-      const __m512d sg = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g) : g;
-      const __m512d sg_lo = F == ExpLogFn::Sinh ? _mm512_sub_pd(_mm512_setzero_pd(), g_lo) : g_lo;
-      const __m512d s = _mm512_add_pd(h.hi, sg);  // |h.hi| >= |g|: a fast two-sum
-      const __m512d s_err = _mm512_add_pd(_mm512_sub_pd(h.hi, s), sg);
-      y = _mm512_add_pd(s, _mm512_add_pd(s_err, _mm512_add_pd(h.lo, sg_lo)));
+      // 1/H = G + G_lo: G = 1 / h.hi (one hardware division, the shortest chain), corrected by
+      // the exact residual 1 - G H times G itself (the correction is 2^-52 of G, and G is 1/h.hi
+      // to 2^-53). Then H +- G/4 by a fast two-sum with the quarter folded into fmas:
+      // h.hi - s is exact (Fast2Sum), so is its sum with +-G/4 (the two-sum's error term).
+      const __m512d quarter = set(F == ExpLogFn::Sinh ? -0.25 : 0.25), one = set(1.0);
+      const __m512d g = _mm512_div_pd(one, h.hi);
+      const __m512d g_lo = _mm512_mul_pd(_mm512_fnmadd_pd(g, h.lo, _mm512_fnmadd_pd(g, h.hi, one)), g);
+      const __m512d s = fma(g, quarter, h.hi);  // |h.hi| >= |g/4|: a fast two-sum
+      const __m512d s_err = fma(g, quarter, _mm512_sub_pd(h.hi, s));
+      y = _mm512_add_pd(s, _mm512_add_pd(s_err, fma(g_lo, quarter, h.lo)));
       if constexpr (F == ExpLogFn::Sinh) {
-        const __m512d a2 = _mm512_mul_pd(a, a);
-        constexpr double kInvFact[] = {1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880, 1.0 / 39916800, 1.0 / 6227020800.0};
-        const __m512d p = estrin(a2, kInvFact);  // 1/3! .. 1/13!
-        const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
-        y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.25), _CMP_LT_OQ), y, series);
+        // Below 1/16 the series, under a branch (few vectors have such a lane: a blend of the
+        // series on every vector measured slower, the loop being bound by its number of
+        // operations): there H - 1/(4H) would carry the rounding of H's first-order term
+        // (2^-60 of H) into a result that cancels down to a.
+        const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSinhSeriesBound), _CMP_LT_OQ);
+        if (small) {
+          const __m512d a2 = _mm512_mul_pd(a, a);
+          constexpr double kInvFact[] = {1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880};
+          y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kInvFact), a));  // to a^9
+        }
       }
       // Where exp(a) / 2 overflows (a > 710.4758...), the pair's sums would make inf - inf.
       y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(h.hi, set(HUGE_VAL), _CMP_EQ_OQ), y, set(HUGE_VAL));
@@ -350,9 +386,13 @@ template <> struct Kernel<ExpLogFn::Tanh> : HyperbolicKernel<ExpLogFn::Tanh> {};
 // asinh a = log(a + sqrt(a^2 + 1)), acosh a = log(a + sqrt(a^2 - 1)) with a^2 -+ 1 exact as a
 // pair (so the cancellation near 1 costs nothing), atanh a = log((1 + a) / (1 - a)) / 2 with
 // the quotient as a pair; beyond 2^28 asinh and acosh are log(a) + ln 2 (the rest is below
-// 2^-56 of it). Near 0, where the logarithm's argument would lose a's last bits, the Taylor
-// series: asinh below 0.125 (to a^19), atanh below 0.0625 (to a^17).
+// 2^-56 of it). The logarithm's argument is a pair whose low part is good to about 2^-66
+// (a 14-bit reciprocal times a correction of an ulp), and the log core is accurate relative
+// to log1p(r) near 1, so the result is within 2^-66 / a relative of it: below a = 2^-8
+// (where that passes 2^-58) the Taylor series to a^7 (the first term left out is 2^-67 of
+// a), under a branch, since so few lanes need it.
 constexpr double kLn2 = 0x1.62e42fefa39efp-1, kLn2Tail = 0x1.abc9e3b39803fp-56;
+constexpr double kSeriesBound = 0x1p-8;
 template <ExpLogFn F>
 struct InverseHyperbolicKernel {
   DLA_V512 static __mmask8 fast(__m512d x) {
@@ -379,16 +419,18 @@ struct InverseHyperbolicKernel {
       const __m512d na = _mm512_sub_pd(_mm512_setzero_pd(), a);
       const __m512d nh = _mm512_add_pd(one, a), dh = _mm512_add_pd(one, na);
       const DD n = {nh, _mm512_add_pd(_mm512_sub_pd(one, nh), a)}, d = {dh, _mm512_add_pd(_mm512_sub_pd(one, dh), na)};
+      // q = n / d: q.hi is the rounded quotient and |q.lo| stays within about an ulp of it,
+      // which the log core takes as it is (the low part only enters r_lo, whose size does not
+      // matter at that scale), so the core starts right after the division.
       const DD q = div_dd(n, d);
-      // Renormalized: the log core takes a low part below half an ulp of the high one.
-      const __m512d qs = _mm512_add_pd(q.hi, q.lo);
-      const DD v = log_core<true>(qs, _mm512_add_pd(_mm512_sub_pd(q.hi, qs), q.lo), T);
-      const __m512d y = _mm512_mul_pd(set(0.5), _mm512_add_pd(v.hi, v.lo));
-      constexpr double kInvOdd[] = {1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17};
-      const __m512d p = estrin(a2, kInvOdd);
-      const __m512d series = fma(_mm512_mul_pd(a, a2), p, a);
-      const __m512d r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.0625), _CMP_LT_OQ), y, series);
-      return _mm512_or_pd(r, _mm512_and_pd(x, set(-0.0)));
+      const DD v = log_core<true>(q.hi, q.lo, T);
+      __m512d y = _mm512_mul_pd(set(0.5), _mm512_add_pd(v.hi, v.lo));
+      const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSeriesBound), _CMP_LT_OQ);
+      if (small) {  // rarely taken: the series costs nothing on most vectors
+        constexpr double kInvOdd[] = {1.0 / 3, 1.0 / 5, 1.0 / 7};
+        y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kInvOdd), a));
+      }
+      return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
     } else {
       // Beyond 2^28, log(a) + ln 2; below, a held at 1 in the unused pair (a^2 stays finite).
       const __mmask8 large = _mm512_cmp_pd_mask(a, set(0x1p28), _CMP_GE_OQ);
@@ -399,14 +441,25 @@ struct InverseHyperbolicKernel {
       DD sq;
       if constexpr (F == ExpLogFn::Asinh) sq = two_sum(p, one);
       else sq = {_mm512_sub_pd(p, one), _mm512_sub_pd(_mm512_sub_pd(p, _mm512_sub_pd(p, one)), one)};
-      const DD root = sqrt_dd(sq.hi, _mm512_add_pd(sq.lo, p_err));
-      const __m512d u = _mm512_add_pd(b, root.hi);  // b >= root.hi (acosh) or b + root > root
-      const __m512d big_side = _mm512_max_pd(b, root.hi), small_side = _mm512_min_pd(b, root.hi);
-      const __m512d u_sum_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(big_side, u), small_side), root.lo);
-      // Renormalized: root.lo may be far above an ulp of root (a^2 - 1's low part near 1),
-      // and the log core takes a low part below half an ulp.
-      const __m512d un = _mm512_add_pd(u, u_sum_lo);
-      const __m512d u_lo = _mm512_add_pd(_mm512_sub_pd(u, un), u_sum_lo);
+      __m512d un, u_lo;
+      if constexpr (F == ExpLogFn::Asinh) {
+        // root = sqrt(a^2 + 1) >= 1 > a: u = b + root.hi by a fast two-sum. The pair's low
+        // part is within an ulp of root here (a^2 + 1 is a pair below half an ulp), so the
+        // correction (z - root^2) / (2 root) only needs a 14-bit reciprocal (2^-67 of root),
+        // and the log core starts on u right after the square root, the correction beside it.
+        const __m512d root = _mm512_sqrt_pd(sq.hi);
+        const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, sq.hi), _mm512_add_pd(sq.lo, p_err));
+        const __m512d root_lo = _mm512_mul_pd(res, _mm512_mul_pd(set(0.5), _mm512_rcp14_pd(root)));
+        un = _mm512_add_pd(b, root);
+        u_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(root, un), b), root_lo);
+      } else {
+        const DD root = sqrt_dd(sq.hi, _mm512_add_pd(sq.lo, p_err));
+        const __m512d u = _mm512_add_pd(b, root.hi);  // b >= root.hi
+        const __m512d u_sum_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(b, u), root.hi), root.lo);
+        // Renormalized: root.lo may be far above an ulp of root (a^2 - 1's low part near 1).
+        un = _mm512_add_pd(u, u_sum_lo);
+        u_lo = _mm512_add_pd(_mm512_sub_pd(u, un), u_sum_lo);
+      }
       const DD v = log_core<true>(_mm512_mask_blend_pd(large, un, a), _mm512_maskz_mov_pd(__mmask8(~large), u_lo), T);
       // + ln 2 where large (v.hi >= 19 > ln 2: a fast two-sum).
       const __m512d add = _mm512_maskz_mov_pd(large, set(kLn2));
@@ -415,12 +468,11 @@ struct InverseHyperbolicKernel {
                                        _mm512_add_pd(v.lo, _mm512_maskz_mov_pd(large, set(kLn2Tail))));
       __m512d y = _mm512_add_pd(h, lo);
       if constexpr (F == ExpLogFn::Asinh) {
-        constexpr double kC[] = {-12155.0 / 1245184, 6435.0 / 557056, -143.0 / 10240, 231.0 / 13312, -63.0 / 2816,
-                                 35.0 / 1152,        -5.0 / 112,      3.0 / 40,       -1.0 / 6};
-        constexpr double kCUp[] = {kC[8], kC[7], kC[6], kC[5], kC[4], kC[3], kC[2], kC[1], kC[0]};
-        const __m512d s = estrin(a2, kCUp);
-        const __m512d series = fma(_mm512_mul_pd(a, a2), s, a);
-        y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0.125), _CMP_LT_OQ), y, series);
+        const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSeriesBound), _CMP_LT_OQ);
+        if (small) {  // rarely taken
+          constexpr double kC[] = {-1.0 / 6, 3.0 / 40, -5.0 / 112};
+          y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kC), a));
+        }
         return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
       }
       return y;

@@ -44,8 +44,8 @@ namespace {
 //
 // The default therefore takes an accurate loop wherever libmvec misses the goal, on every
 // CPU: on AVX-512 our own loops, whose time on one thread, 10^6 values, over NumPy's (SVML)
-// is float64 exp 0.5, expm1/log/log2/log10/log1p 0.6-0.87, tan/atan/asin/acos 0.9-1.0,
-// sinh/cosh/acosh 1.05-1.1, tanh/atanh 1.2, asinh 1.3 (AMD EPYC), float32 (AMD Zen 5) exp
+// is float64 exp 0.45, expm1/log/log2/log10/log1p 0.58-0.73, tan/atan/asin/acos/atanh
+// 0.85-0.94, asinh/cosh/tanh 0.97-1.0, sinh/acosh 1.03-1.04 (AMD EPYC), float32 (AMD Zen 5) exp
 // 0.64, sin/cos 0.87, log 0.96, acosh 1.13, sinh 1.13-1.2, atanh 1.5-1.6 (libmvec's tanh, at
 // NumPy's error, 1.23); float32 keeps libmvec where it is at NumPy's error, but for acosh,
 // where ours is both more accurate and faster. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
