@@ -1,4 +1,4 @@
-// math_avx512_f32.h — float32 exp, log, sin, cos, sinh, atanh and acosh written with AVX-512
+// math_avx512_f32.h — float32 exp, log, sin, cos, sinh, atanh, acosh and tanh written with AVX-512
 // intrinsics: 16 floats a step, widened to two float64 vectors, evaluated with short
 // polynomials whose float64 error (below 2^-28 relative) is far under half a float32 ulp, and
 // rounded once back to float32. The result is the correctly rounded one except in near-ties
@@ -21,6 +21,10 @@
 // need no other care. Lanes off the fast range of the others (NaN, infinities, zeros where
 // the sign matters, log's x <= 0, sin/cos's |x| >= 2^20, atanh's |x| >= 1, acosh's x < 1) take glibc's
 // scalar float function, so every special case is libm's.
+//
+// tanh alone stays in float32 (16 lanes a vector): piecewise polynomials on 32 intervals of |x|
+// numbered by its bits, coefficients from scripts/fit_tanh_f32.py, within 0.75 ulp (NumPy's
+// 1.36) at NumPy's time, where the float64 form could not come below 1.2 times it.
 #pragma once
 #include <cstdint>
 
