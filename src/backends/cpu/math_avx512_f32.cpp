@@ -231,23 +231,6 @@ struct Kernel<Float32Fn::Sinh> {
 };
 
 template <>
-struct Kernel<Float32Fn::Atanh> : NoPrepare {
-  static constexpr bool kAllFast = false;
-  DLA_V512 static __mmask16 fast(__m512 x) { return abs_below(x, 1.0f); }
-  DLA_V512 static __m512d compute(__m512d x, const Regs& T) {
-    const __m512d a = _mm512_abs_pd(x), one = set(1.0);
-    // 1 + a and 1 - a are exact for float32 a, and the quotient's rounding (2^-53) is an
-    // absolute error of the logarithm, below 2^-34 of the result (about 2a) from a = 2^-20 on.
-    // Below, atanh a = a (a^3/3 is under 2^-40 of a). A true division: on the CPUs measured
-    // (AMD Zen 5) it costs less than the reciprocal estimate and its two Newton steps.
-    const __m512d q = _mm512_div_pd(_mm512_add_pd(one, a), _mm512_sub_pd(one, a));
-    const __m512d y = _mm512_mul_pd(set(0.5), log_core(q, T));
-    return or_sign(_mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0x1p-20), _CMP_LT_OQ), y, a), x);
-  }
-  static float scalar(float x) { return std::atanh(x); }
-};
-
-template <>
 struct Kernel<Float32Fn::Acosh> : NoPrepare {
   static constexpr bool kAllFast = false;
   // 1 <= x < inf (NaN, infinities and x < 1 go to libm).
@@ -443,15 +426,131 @@ DLA_V512 __m512 tanh16(__m512 x, const TanhRegs& T) {
                                                        _mm512_set1_epi32(int32_t(0x80000000u)), 0xf8));
 }
 
-// Every lane is fast: 16 at a time, the tail under a mask.
-__attribute__((target(DLA_AVX512_TARGET))) void tanh_row(const float* in, float* out, int64_t n) {
-  TanhRegs T;
-  for (int k = 0; k < 10; ++k) T.v[k] = load32(kTanh.v[k]);
+struct TanhKernel {
+  static constexpr bool kAllFast = true;
+  using Regs = TanhRegs;
+  DLA_V512 static Regs regs() {
+    TanhRegs T;
+    for (int k = 0; k < 10; ++k) T.v[k] = load32(kTanh.v[k]);
+    return T;
+  }
+  DLA_V512 static __mmask16 fast(__m512) { return 0xffff; }
+  DLA_V512 static __m512 compute(__m512 x, const Regs& T) { return tanh16(x, T); }
+  static float scalar(float x) { return std::tanh(x); }
+};
+
+// atanh in float32 arithmetic, 16 lanes a vector, for a = |x| < 1 (libm for the rest), in two
+// forms computed for every lane and blended:
+//   a < 1/2   a + a z P(z), z = a^2: the correction is at most a tenth of the result, so its
+//             roundings weigh a tenth of theirs;
+//   a >= 1/2  with b = 1 - a (exact), 2 atanh a = log(2 - b) - log b, two positive terms. With
+//             b = 2^k m (m in [1, 2), interval j of 16 by m's top bits, c_j ~ 1/m, r = m c_j - 1,
+//             |r| <= 1/31) and u = b - 1/4 (exact),
+//               2 atanh a = [log 1.75 + log c_j - k ln2] + [log(1 - u/1.75) - log1p r],
+//             where the first bracket is T_j - k ln2 with T_j and ln2 split so that
+//             H = T_j,hi - k ln2_hi is exact, and the second is below 0.19 in size: the one
+//             rounding at full weight is H + low's, on a result >= 1.09 (0.5 ulp of it, the
+//             low part's roundings a few hundredths).
+// P, log1p's R and Q are near-minimax fits from scripts/fit_atanh_f32.py.
+struct AtanhTables {
+  alignas(64) float cinv[16], thi[16], tlo[16];
+  float ln2_hi, ln2_lo;
+  AtanhTables() {
+    const long double ln2 = std::log(2.0L);
+    for (int j = 0; j < 16; ++j) {
+      cinv[j] = static_cast<float>(1.0L / (1.0L + (j + 0.5L) / 16));
+      const long double t = std::log(1.75L) + std::log(static_cast<long double>(cinv[j]));
+      const long double hi = std::nearbyint(t * 65536) / 65536;  // 16 fraction bits: H exact
+      thi[j] = static_cast<float>(hi);
+      tlo[j] = static_cast<float>(t - hi);
+    }
+    const long double hi = std::nearbyint(ln2 * 65536) / 65536;  // times |k| <= 24: exact
+    ln2_hi = static_cast<float>(hi);
+    ln2_lo = static_cast<float>(ln2 - hi);
+  }
+};
+const AtanhTables& atanh_tables() {
+  static const AtanhTables t;
+  return t;
+}
+
+template <int N>
+DLA_V512 __m512 poly32(__m512 t, const float (&c)[N]) {
+  __m512 p = _mm512_set1_ps(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(c[i]));
+  return p;
+}
+
+struct AtanhKernel {
+  static constexpr bool kAllFast = false;
+  struct Regs {
+    __m512 cinv, thi, tlo, ln2_hi, ln2_lo;
+  };
+  DLA_V512 static Regs regs() {
+    const AtanhTables& t = atanh_tables();
+    return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(-t.ln2_hi),
+            _mm512_set1_ps(-t.ln2_lo)};
+  }
+  DLA_V512 static __mmask16 fast(__m512 x) { return abs_below(x, 1.0f); }
+  DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
+    constexpr float kP[] = {0x1.5555400000000p-2f, 0x1.99a6760000000p-3f, 0x1.234d9a0000000p-3f, 0x1.e3ffca0000000p-4f, 0x1.a6be300000000p-5f, 0x1.6939220000000p-3f};
+    constexpr float kR[] = {-0x1.000p-1f, 0x1.5581200000000p-2f, -0x1.ff5c620000000p-3f};
+    constexpr float kQ[] = {-0x1.24924a0000000p-1f, -0x1.4e5e0c0000000p-3f, -0x1.fd7d260000000p-5f, -0x1.b4ad260000000p-6f, -0x1.91e1600000000p-7f, -0x1.84d4e60000000p-8f, -0x1.267c8a0000000p-9f};
+    const __m512 a = _mm512_abs_ps(x);
+    const __m512 z = _mm512_mul_ps(a, a);
+    const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(a, z), poly32(z, kP), a);
+    const __m512 b = _mm512_sub_ps(_mm512_set1_ps(1.0f), a);
+    const __m512 k = _mm512_getexp_ps(b);
+    const __m512 m = _mm512_getmant_ps(b, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src);
+    const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(b), 19);  // the permutes read its low 4 bits
+    const __m512 r = _mm512_fmsub_ps(m, _mm512_permutexvar_ps(j, T.cinv), _mm512_set1_ps(1.0f));
+    const __m512 log1p_r = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, kR), r);
+    const __m512 u = _mm512_sub_ps(b, _mm512_set1_ps(0.25f));
+    const __m512 low = _mm512_add_ps(_mm512_fmadd_ps(k, T.ln2_lo, _mm512_permutexvar_ps(j, T.tlo)),
+                                     _mm512_fmsub_ps(u, poly32(u, kQ), log1p_r));
+    const __m512 h = _mm512_fmadd_ps(k, T.ln2_hi, _mm512_permutexvar_ps(j, T.thi));
+    const __m512 large = _mm512_mul_ps(_mm512_set1_ps(0.5f), _mm512_add_ps(h, low));
+    const __m512 v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(0.5f), _CMP_LT_OQ), large, small);
+    // v | (x & sign): atanh is odd and v >= 0 (+0 for a = 0).
+    return _mm512_castsi512_ps(_mm512_ternarylogic_epi32(_mm512_castps_si512(v), _mm512_castps_si512(x),
+                                                         _mm512_set1_epi32(int32_t(0x80000000u)), 0xf8));
+  }
+  static float scalar(float x) { return std::atanh(x); }
+};
+
+template <class K>
+__attribute__((noinline)) void fix_up32(__mmask16 slow, const float* xs, float* out) {
+  for (int l = 0; l < 16; ++l)
+    if (slow & (1u << l)) out[l] = K::scalar(xs[l]);
+}
+
+// The float32-arithmetic loops: 16 floats a step, the tail under a mask (idle lanes hold 0.5,
+// on every fast range); lanes off the fast range are recomputed by libm from the saved
+// arguments, so in == out works.
+template <class K>
+__attribute__((target(DLA_AVX512_TARGET))) void row32(const float* in, float* out, int64_t n) {
+  const typename K::Regs T = K::regs();
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, tanh16(_mm512_loadu_ps(in + i), T));
+  for (; i + 16 <= n; i += 16) {
+    const __m512 x = _mm512_loadu_ps(in + i);
+    const __mmask16 slow = __mmask16(~K::fast(x));
+    _mm512_storeu_ps(out + i, K::compute(x, T));
+    if (!K::kAllFast && slow) {
+      alignas(64) float xs[16];
+      _mm512_store_ps(xs, x);
+      fix_up32<K>(slow, xs, out + i);
+    }
+  }
   if (i < n) {
     const __mmask16 live = __mmask16((1u << (n - i)) - 1);
-    _mm512_mask_storeu_ps(out + i, live, tanh16(_mm512_maskz_loadu_ps(live, in + i), T));
+    const __m512 x = _mm512_mask_loadu_ps(_mm512_set1_ps(0.5f), live, in + i);
+    const __mmask16 slow = live & ~K::fast(x);
+    _mm512_mask_storeu_ps(out + i, live, K::compute(x, T));
+    if (!K::kAllFast && slow) {
+      alignas(64) float xs[16];
+      _mm512_store_ps(xs, x);
+      fix_up32<K>(slow, xs, out + i);
+    }
   }
 }
 
@@ -465,9 +564,9 @@ bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n) {
     case Float32Fn::Sin: row<Float32Fn::Sin>(in, out, n); return true;
     case Float32Fn::Cos: row<Float32Fn::Cos>(in, out, n); return true;
     case Float32Fn::Sinh: row<Float32Fn::Sinh>(in, out, n); return true;
-    case Float32Fn::Atanh: row<Float32Fn::Atanh>(in, out, n); return true;
+    case Float32Fn::Atanh: row32<AtanhKernel>(in, out, n); return true;
     case Float32Fn::Acosh: row<Float32Fn::Acosh>(in, out, n); return true;
-    case Float32Fn::Tanh: tanh_row(in, out, n); return true;
+    case Float32Fn::Tanh: row32<TanhKernel>(in, out, n); return true;
   }
   return false;
 }
