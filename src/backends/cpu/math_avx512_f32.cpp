@@ -230,24 +230,6 @@ struct Kernel<Float32Fn::Sinh> {
   static float scalar(float x) { return std::sinh(x); }
 };
 
-template <>
-struct Kernel<Float32Fn::Acosh> : NoPrepare {
-  static constexpr bool kAllFast = false;
-  // 1 <= x < inf (NaN, infinities and x < 1 go to libm).
-  DLA_V512 static __mmask16 fast(__m512 x) {
-    return _mm512_cmp_ps_mask(x, _mm512_set1_ps(1.0f), _CMP_GE_OQ) &
-           _mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1.fffffep127f), _CMP_LE_OQ);
-  }
-  // log(x + sqrt(x^2 - 1)): x^2 - 1 is exact for float32 x (48 bits, or a rounding far below
-  // float32's where x is large), and the sum w = 1 + t, t >= sqrt(2^-22) = 2^-11 (the float32
-  // x next to 1), rounds with an absolute error 2^-53, below 2^-42 of log1p(t): no log1p
-  // form is needed. x = 1 gives +0.
-  DLA_V512 static __m512d compute(__m512d x, const Regs& T) {
-    return log_core(_mm512_add_pd(x, _mm512_sqrt_pd(_mm512_fmsub_pd(x, x, set(1.0)))), T);
-  }
-  static float scalar(float x) { return std::acosh(x); }
-};
-
 // Lanes off the fast range of a vector (slow mask) are recomputed by libm from the saved x.
 template <Float32Fn F>
 __attribute__((noinline)) void fix_up(__mmask16 slow, const float* xs, float* out) {
@@ -452,25 +434,33 @@ struct TanhKernel {
 //             rounding at full weight is H + low's, on a result >= 1.09 (0.5 ulp of it, the
 //             low part's roundings a few hundredths).
 // P, log1p's R and Q are near-minimax fits from scripts/fit_atanh_f32.py.
-struct AtanhTables {
+// A float32 logarithm's table, 16 intervals of the significand m in [1, 2) by its top 4 bits:
+// c_j ~ 1/m (float32), and T_j = add + sign log c_j split into hi (16 fraction bits) + lo, and
+// ln2 likewise, so that H = T_j,hi + k ln2_hi is exact for |k| < 256 (below 2^8 in size,
+// multiples of 2^-16: 24 bits).
+struct LogTable32 {
   alignas(64) float cinv[16], thi[16], tlo[16];
   float ln2_hi, ln2_lo;
-  AtanhTables() {
+  LogTable32(long double add, int sign) {
     const long double ln2 = std::log(2.0L);
     for (int j = 0; j < 16; ++j) {
       cinv[j] = static_cast<float>(1.0L / (1.0L + (j + 0.5L) / 16));
-      const long double t = std::log(1.75L) + std::log(static_cast<long double>(cinv[j]));
-      const long double hi = std::nearbyint(t * 65536) / 65536;  // 16 fraction bits: H exact
+      const long double t = add + sign * std::log(static_cast<long double>(cinv[j]));
+      const long double hi = std::nearbyint(t * 65536) / 65536;
       thi[j] = static_cast<float>(hi);
       tlo[j] = static_cast<float>(t - hi);
     }
-    const long double hi = std::nearbyint(ln2 * 65536) / 65536;  // times |k| <= 24: exact
+    const long double hi = std::nearbyint(ln2 * 65536) / 65536;
     ln2_hi = static_cast<float>(hi);
     ln2_lo = static_cast<float>(ln2 - hi);
   }
 };
-const AtanhTables& atanh_tables() {
-  static const AtanhTables t;
+const LogTable32& atanh_tables() {  // T_j = log 1.75 + log c_j
+  static const LogTable32 t(std::log(1.75L), 1);
+  return t;
+}
+const LogTable32& acosh_tables() {  // T_j = ln2 - log c_j
+  static const LogTable32 t(std::log(2.0L), -1);
   return t;
 }
 
@@ -483,19 +473,19 @@ DLA_V512 __m512 poly32(__m512 t, const float (&c)[N]) {
 
 struct AtanhKernel {
   static constexpr bool kAllFast = false;
+  static constexpr float kR[] = {-0x1.0p-1f, 0x1.55812p-2f, -0x1.ff5c62p-3f};  // log1p r = r + r^2 R(r)
   struct Regs {
     __m512 cinv, thi, tlo, ln2_hi, ln2_lo;
   };
   DLA_V512 static Regs regs() {
-    const AtanhTables& t = atanh_tables();
+    const LogTable32& t = atanh_tables();
     return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(-t.ln2_hi),
             _mm512_set1_ps(-t.ln2_lo)};
   }
   DLA_V512 static __mmask16 fast(__m512 x) { return abs_below(x, 1.0f); }
   DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
-    constexpr float kP[] = {0x1.5555400000000p-2f, 0x1.99a6760000000p-3f, 0x1.234d9a0000000p-3f, 0x1.e3ffca0000000p-4f, 0x1.a6be300000000p-5f, 0x1.6939220000000p-3f};
-    constexpr float kR[] = {-0x1.000p-1f, 0x1.5581200000000p-2f, -0x1.ff5c620000000p-3f};
-    constexpr float kQ[] = {-0x1.24924a0000000p-1f, -0x1.4e5e0c0000000p-3f, -0x1.fd7d260000000p-5f, -0x1.b4ad260000000p-6f, -0x1.91e1600000000p-7f, -0x1.84d4e60000000p-8f, -0x1.267c8a0000000p-9f};
+    constexpr float kP[] = {0x1.55554p-2f, 0x1.99a676p-3f, 0x1.234d9ap-3f, 0x1.e3ffcap-4f, 0x1.a6be3p-5f, 0x1.693922p-3f};
+    constexpr float kQ[] = {-0x1.24924ap-1f, -0x1.4e5e0cp-3f, -0x1.fd7d26p-5f, -0x1.b4ad26p-6f, -0x1.91e16p-7f, -0x1.84d4e6p-8f, -0x1.267c8ap-9f};
     const __m512 a = _mm512_abs_ps(x);
     const __m512 z = _mm512_mul_ps(a, a);
     const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(a, z), poly32(z, kP), a);
@@ -504,7 +494,7 @@ struct AtanhKernel {
     const __m512 m = _mm512_getmant_ps(b, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src);
     const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(b), 19);  // the permutes read its low 4 bits
     const __m512 r = _mm512_fmsub_ps(m, _mm512_permutexvar_ps(j, T.cinv), _mm512_set1_ps(1.0f));
-    const __m512 log1p_r = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, kR), r);
+    const __m512 log1p_r = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, AtanhKernel::kR), r);
     const __m512 u = _mm512_sub_ps(b, _mm512_set1_ps(0.25f));
     const __m512 low = _mm512_add_ps(_mm512_fmadd_ps(k, T.ln2_lo, _mm512_permutexvar_ps(j, T.tlo)),
                                      _mm512_fmsub_ps(u, poly32(u, kQ), log1p_r));
@@ -516,6 +506,53 @@ struct AtanhKernel {
                                                          _mm512_set1_epi32(int32_t(0x80000000u)), 0xf8));
   }
   static float scalar(float x) { return std::atanh(x); }
+};
+
+// acosh in float32 arithmetic, 16 lanes a vector, for 1 <= x <= FLT_MAX (libm for the rest),
+// in two forms computed for every lane and blended:
+//   x < 2   with d = x - 1 (exact), acosh x = sqrt(2d) (1 + d G(d)): sqrt(2d) = s + s' to twice
+//           float32's precision (s' = (2d - s^2) / 2s, the residual exact by fma), and
+//           s + (s' + s d G(d)) has its one full-weight rounding last (|d G| <= 0.07);
+//   x >= 2  acosh x = log x + log(1 + sqrt(1 - v)), v = 1/x^2 (v = 0 once x^2 overflows: the
+//           limit), = [T_j,hi + k ln2_hi] + [k ln2_lo + T_lo,j + log1p r + v K(v)] with the
+//           table of atanh's form (T_j = ln2 - log c_j): the first bracket exact, the second
+//           below 0.1 in size, the result >= 1.31.
+// G and K are near-minimax fits from scripts/fit_acosh_f32.py; log1p's R is atanh's.
+struct AcoshKernel {
+  static constexpr bool kAllFast = false;
+  using Regs = AtanhKernel::Regs;
+  DLA_V512 static Regs regs() {
+    const LogTable32& t = acosh_tables();
+    return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(t.ln2_hi),
+            _mm512_set1_ps(t.ln2_lo)};
+  }
+  DLA_V512 static __mmask16 fast(__m512 x) {
+    return _mm512_cmp_ps_mask(x, _mm512_set1_ps(1.0f), _CMP_GE_OQ) &
+           _mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1.fffffep127f), _CMP_LE_OQ);
+  }
+  DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
+    constexpr float kG[] = {-0x1.55554ep-4f, 0x1.33302cp-6f, -0x1.6d4992p-8f, 0x1.ea58b6p-10f, -0x1.4acf4cp-11f, 0x1.6eb83p-13f, -0x1.bfc3ecp-16f};
+    constexpr float kK[] = {-0x1.fffff6p-3f, -0x1.8005d2p-4f, -0x1.a98ab8p-5f, -0x1.24a602p-5f, -0x1.073244p-6f, -0x1.4b332p-5f};
+    const __m512 one = _mm512_set1_ps(1.0f);
+    // Near 1. x = 1: s = 0, and s' = 0 times a finite 1/2s (s is raised to 2^-60 there): +0.
+    const __m512 d = _mm512_sub_ps(x, one), d2 = _mm512_add_ps(d, d);
+    const __m512 s = _mm512_sqrt_ps(d2);
+    const __m512 s_lo = _mm512_mul_ps(_mm512_fnmadd_ps(s, s, d2),
+                                      _mm512_div_ps(_mm512_set1_ps(0.5f), _mm512_max_ps(s, _mm512_set1_ps(0x1p-60f))));
+    const __m512 near1 = _mm512_add_ps(s, _mm512_fmadd_ps(_mm512_mul_ps(s, d), poly32(d, kG), s_lo));
+    // From 2 on.
+    const __m512 v = _mm512_div_ps(one, _mm512_mul_ps(x, x));
+    const __m512 k = _mm512_getexp_ps(x);
+    const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src);
+    const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(x), 19);  // the permutes read its low 4 bits
+    const __m512 r = _mm512_fmsub_ps(m, _mm512_permutexvar_ps(j, T.cinv), one);
+    const __m512 log1p_r = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, AtanhKernel::kR), r);
+    const __m512 low = _mm512_add_ps(_mm512_fmadd_ps(k, T.ln2_lo, _mm512_permutexvar_ps(j, T.tlo)),
+                                     _mm512_fmadd_ps(v, poly32(v, kK), log1p_r));
+    const __m512 large = _mm512_add_ps(_mm512_fmadd_ps(k, T.ln2_hi, _mm512_permutexvar_ps(j, T.thi)), low);
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_set1_ps(2.0f), _CMP_LT_OQ), large, near1);
+  }
+  static float scalar(float x) { return std::acosh(x); }
 };
 
 template <class K>
@@ -565,7 +602,7 @@ bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n) {
     case Float32Fn::Cos: row<Float32Fn::Cos>(in, out, n); return true;
     case Float32Fn::Sinh: row<Float32Fn::Sinh>(in, out, n); return true;
     case Float32Fn::Atanh: row32<AtanhKernel>(in, out, n); return true;
-    case Float32Fn::Acosh: row<Float32Fn::Acosh>(in, out, n); return true;
+    case Float32Fn::Acosh: row32<AcoshKernel>(in, out, n); return true;
     case Float32Fn::Tanh: row32<TanhKernel>(in, out, n); return true;
   }
   return false;
