@@ -47,8 +47,8 @@ namespace {
 // CPU: on AVX-512 our own loops, whose time on one thread, 10^6 values, over NumPy's (SVML)
 // is float64 exp 0.5, expm1/log/log2/log10/log1p 0.6-0.87, tan/atan/asin/acos 0.9-1.0,
 // sinh/cosh/acosh 1.05-1.1, tanh/atanh 1.2, asinh 1.3 (AMD EPYC), float32 (AMD Zen 5) exp
-// 0.64, sin/cos 0.87, log 0.96, tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
-// atanh 0.75, sinh 1.13-1.2; float32 keeps libmvec where it is at NumPy's error, but for
+// 0.62, sin/cos 0.86, log 0.97, tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
+// atanh 0.70-0.75, sinh 1.04-1.06; float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
 // every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
 // NumPy's time, log log2 log10 and the hyperbolics from our own, float32 widened or our own),
