@@ -160,7 +160,7 @@ def test_hard_inputs_within_bound(name, dtype):
         # (our own hyperbolics are held to 1 ulp like everything else)
         above = (FLOAT64_ABOVE_ONE_ULP if source != "own" else set()) | ({"log10"} if source == "scalar" else set())
         bound = 2.5 if name in above else 1.0
-    elif source in ("own", "widened"):  # evaluated in float64, rounded once
+    elif source in ("own", "widened"):  # ours or libmvec's float64 rounded once: no worse than NumPy
         bound = max(ulp_errors(theirs, ref, dtype).max(), 1.0)
     else:  # glibc's scalar float32 functions (no libmvec, or DLARRAY_VECTOR_MATH=0), within 2 ulp
         bound = 2.5
@@ -278,10 +278,15 @@ def test_accurate_policy_in_a_child():
     assert " passed" in out.stdout and "failed" not in out.stdout
 
 
-# The float32 AVX-512 loops of src/backends/cpu/math_avx512_f32.h evaluate in float64 and round
-# once: within 0.5 ulp plus a few hundredths (near-ties). Held to 0.6 here on random inputs
+# The float32 AVX-512 loops of src/backends/cpu/math_avx512_f32.h (but tanh, atanh, acosh) evaluate
+# in float64 and round once: within 0.5 ulp plus a few hundredths (near-ties). Held to 0.6 here on random inputs
 # over each function's range, its edges included.
 OWN_FLOAT32_BOUND = 0.6
+# Except tanh, atanh and acosh, evaluated in float32 itself (only the last addition at full
+# weight): 0.75, 0.65 and 0.64 ulp measured over benchmarks/accuracy.py's inputs, where NumPy's
+# loops reach 1.36, 1.33 and 1.16 (the requirement: no worse than NumPy); held to a little
+# above ours.
+OWN_FLOAT32_BOUNDS = {"tanh": 0.8, "atanh": 0.7, "acosh": 0.7}
 
 
 def _random_float32(name, rng, n):
@@ -295,13 +300,14 @@ def _random_float32(name, rng, n):
             "atanh": [u(-1, 1, n), (1 - 10.0 ** u(-7.5, -1, n)) * rng.choice([-1, 1], n),
                       10.0 ** u(-40, 0, n) * rng.choice([-1, 1], n)],
             "acosh": [1 + 10.0 ** u(-7.5, 0, n), 10.0 ** u(0, 38.5, n), u(1, 5, n)],
+            "tanh": [u(-12, 12, n), u(-1, 1, n), 10.0 ** u(-45, 0, n) * rng.choice([-1, 1], n)],
         }
     parts["cos"] = parts["sin"]
     x = np.concatenate(parts[name]).astype(np.float32)
     return x[np.isfinite(x)]
 
 
-@pytest.mark.parametrize("name", ["exp", "log", "sin", "cos", "sinh", "atanh", "acosh"])
+@pytest.mark.parametrize("name", ["exp", "log", "sin", "cos", "sinh", "atanh", "acosh", "tanh"])
 def test_own_float32_loops_on_random_inputs(name):
     if dl._core._vector_math_source(name, "float32") != "own":
         pytest.skip("not our own float32 loop on this CPU / policy")
@@ -313,12 +319,12 @@ def test_own_float32_loops_on_random_inputs(name):
     with np.errstate(over="ignore"):  # references beyond float32's range (compared as inf)
         err = ulp_errors(ours, ref, "float32")
     worst = int(np.argmax(err))
-    assert err[worst] <= OWN_FLOAT32_BOUND, f"{name}({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp"
+    assert err[worst] <= OWN_FLOAT32_BOUNDS.get(name, OWN_FLOAT32_BOUND), f"{name}({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp"
 
 
-@pytest.mark.parametrize("name", ["sinh", "atanh", "acosh", "exp"])
+@pytest.mark.parametrize("name", ["sinh", "atanh", "acosh", "exp", "tanh"])
 def test_float32_edges_of_the_clamped_and_division_forms(name):
-    # exp and sinh clamp x (at 150 and 100), atanh divides by 1 - |x|, acosh takes
+    # exp and sinh clamp x (at 150 and 100), tanh |x| (at 10), atanh divides by 1 - |x|, acosh takes
     # sqrt(x*x - 1): their edges must give libm's values, signs of zero included, in every
     # lane of a row (the vector loops handle 16 floats at a time).
     f32 = np.float32
@@ -338,7 +344,8 @@ def test_float32_edges_of_the_clamped_and_division_forms(name):
     signed = special & ~np.isnan(want)
     np.testing.assert_array_equal(np.signbit(got[signed]), np.signbit(want[signed]))
     finite = ~special
-    bound = OWN_FLOAT32_BOUND if dl._core._vector_math_source(name, "float32") == "own" else 3.5
+    own = dl._core._vector_math_source(name, "float32") == "own"
+    bound = OWN_FLOAT32_BOUNDS.get(name, OWN_FLOAT32_BOUND) if own else 3.5
     with np.errstate(over="ignore"):
         assert ulp_errors(got[finite], ref[finite], "float32").max() <= bound
 

@@ -120,6 +120,7 @@ DLA_IVDEP
         case Float32Fn::Sinh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::sinh(x[i]); break; \
         case Float32Fn::Atanh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::atanh(x[i]); break; \
         case Float32Fn::Acosh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::acosh(x[i]); break; \
+        case Float32Fn::Tanh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::tanh(x[i]); break;   \
       }                                                                                          \
     }                                                                                            \
   }

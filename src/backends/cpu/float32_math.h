@@ -16,8 +16,8 @@
 
 namespace dla::cpu {
 
-// Sinh, Atanh and Acosh have AVX-512 loops only (math_avx512_f32.h); elsewhere libm's scalar values.
-enum class Float32Fn : uint8_t { Exp, Log, Sin, Cos, Sinh, Atanh, Acosh };
+// Sinh, Atanh, Acosh and Tanh have AVX-512 loops only (math_avx512_f32.h); elsewhere libm's scalar values.
+enum class Float32Fn : uint8_t { Exp, Log, Sin, Cos, Sinh, Atanh, Acosh, Tanh };
 
 // out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory. On AVX-512 the
 // loops of math_avx512_f32.h run instead (faster, same bound).

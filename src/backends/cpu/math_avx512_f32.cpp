@@ -220,49 +220,16 @@ struct Kernel<Float32Fn::Sinh> {
     const __m512d s = scaled(T.exp2h, v);
     const __m512d sn = _mm512_castsi512_pd(_mm512_sub_epi64(_mm512_castpd_si512(lookup(T.exp2nh, v.sum)), v.kbits));
     const __m512d r = v.r, r2 = _mm512_mul_pd(r, r);
-    // |r| <= ln2/32: sinh r = r + c r^3, c fitted (near-minimax, Lawson's method) to within
-    // 2^-31.5 of sinh r; cosh r to r^4 (Taylor: the first omitted term is below 2^-42).
-    constexpr double kC[] = {1.0, 1.0 / 2, 1.0 / 24};
+    // |r| <= R = ln2/32: sinh r = r + c r^3, c fitted (near-minimax, Lawson's method) to within
+    // 2^-31.5 of sinh r; cosh r = 1 + c' r^2 with the minimax c' = 1/2 + (sqrt 2 - 1) R^2/12
+    // (the error (c' - 1/2) r^2 - r^4/24 equioscillates: within 0.0072 R^4 = 2^-29.2; one fma
+    // fewer than the series to r^4, about 0.1 ulp more at the worst after the cancellation).
+    constexpr double kR2 = 0x1.62e42fefa39efp-6 * 0x1.62e42fefa39efp-6;
     const __m512d sinh_r = fma(_mm512_mul_pd(r, r2), set(0x1.555708158854dp-3), r);
-    const __m512d cosh_r = poly(r2, kC);
+    const __m512d cosh_r = fma(r2, set(0.5 + 0x1.a827999fcef34p-2 * kR2 / 12), set(1.0));
     return _mm512_fmsub_pd(_mm512_add_pd(s, sn), sinh_r, _mm512_mul_pd(_mm512_sub_pd(sn, s), cosh_r));
   }
   static float scalar(float x) { return std::sinh(x); }
-};
-
-template <>
-struct Kernel<Float32Fn::Atanh> : NoPrepare {
-  static constexpr bool kAllFast = false;
-  DLA_V512 static __mmask16 fast(__m512 x) { return abs_below(x, 1.0f); }
-  DLA_V512 static __m512d compute(__m512d x, const Regs& T) {
-    const __m512d a = _mm512_abs_pd(x), one = set(1.0);
-    // 1 + a and 1 - a are exact for float32 a, and the quotient's rounding (2^-53) is an
-    // absolute error of the logarithm, below 2^-34 of the result (about 2a) from a = 2^-20 on.
-    // Below, atanh a = a (a^3/3 is under 2^-40 of a). A true division: on the CPUs measured
-    // (AMD Zen 5) it costs less than the reciprocal estimate and its two Newton steps.
-    const __m512d q = _mm512_div_pd(_mm512_add_pd(one, a), _mm512_sub_pd(one, a));
-    const __m512d y = _mm512_mul_pd(set(0.5), log_core(q, T));
-    return or_sign(_mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, set(0x1p-20), _CMP_LT_OQ), y, a), x);
-  }
-  static float scalar(float x) { return std::atanh(x); }
-};
-
-template <>
-struct Kernel<Float32Fn::Acosh> : NoPrepare {
-  static constexpr bool kAllFast = false;
-  // 1 <= x < inf (NaN, infinities and x < 1 go to libm).
-  DLA_V512 static __mmask16 fast(__m512 x) {
-    return _mm512_cmp_ps_mask(x, _mm512_set1_ps(1.0f), _CMP_GE_OQ) &
-           _mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1.fffffep127f), _CMP_LE_OQ);
-  }
-  // log(x + sqrt(x^2 - 1)): x^2 - 1 is exact for float32 x (48 bits, or a rounding far below
-  // float32's where x is large), and the sum w = 1 + t, t >= sqrt(2^-22) = 2^-11 (the float32
-  // x next to 1), rounds with an absolute error 2^-53, below 2^-42 of log1p(t): no log1p
-  // form is needed. x = 1 gives +0.
-  DLA_V512 static __m512d compute(__m512d x, const Regs& T) {
-    return log_core(_mm512_add_pd(x, _mm512_sqrt_pd(_mm512_fmsub_pd(x, x, set(1.0)))), T);
-  }
-  static float scalar(float x) { return std::acosh(x); }
 };
 
 // Lanes off the fast range of a vector (slow mask) are recomputed by libm from the saved x.
@@ -306,6 +273,16 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const float* in, float* out,
   const Tables& t = tables();
   const Regs T = {load16(t.exp2), load16(t.exp2h), load16(t.exp2nh), load16(t.invc), load16(t.logc)};
   int64_t i = 0;
+  // Where no lane needs libm (exp, sinh), 64 floats a step: eight independent chains.
+  if constexpr (K::kAllFast)
+    for (; i + 64 <= n; i += 64) {
+      const __m512 x0 = _mm512_loadu_ps(in + i), x1 = _mm512_loadu_ps(in + i + 16);
+      const __m512 x2 = _mm512_loadu_ps(in + i + 32), x3 = _mm512_loadu_ps(in + i + 48);
+      compute16<F>(x0, in + i, out + i, 0xffff, T);
+      compute16<F>(x1, in + i + 16, out + i + 16, 0xffff, T);
+      compute16<F>(x2, in + i + 32, out + i + 32, 0xffff, T);
+      compute16<F>(x3, in + i + 48, out + i + 48, 0xffff, T);
+    }
   for (; i + 32 <= n; i += 32) {
     const __m512 x0 = _mm512_loadu_ps(in + i), x1 = _mm512_loadu_ps(in + i + 16);
     const __mmask16 slow0 = __mmask16(~K::fast(x0)), slow1 = __mmask16(~K::fast(x1));
@@ -332,6 +309,300 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const float* in, float* out,
   }
 }
 
+// tanh in float32 arithmetic, 16 lanes a vector (no float64 widening). a = |x| clamped to 10
+// (tanh rounds to 1 in float32 from 9.01 on; NaN stays NaN) falls in one of 32 intervals
+// numbered by its bits: j = bits(a) >> 22 less that of 2^-12, two per binade up to 16, with
+// everything below 1.5 2^-12 in interval 0. On each, tanh a = hi + (lo + t P(t)), t = a - centre
+// (exact: a and the centre share a binade), P of degree 6 and hi + lo the value at the centre
+// to 48 bits, so the one rounding that counts at full weight is the last addition's; the
+// inner term is at most about a fifth of the result, and its float32 roundings add at most
+// 0.25 ulp (worst 0.75 ulp measured, benchmarks/accuracy.py; NumPy's 1.36). Interval 0 has
+// centre 0 and P = 1 - t^2/3, relative error 2^-25 there (denormals and -0 included).
+// The coefficients come from scripts/fit_tanh_f32.py (fitted for relative error, near-minimax;
+// the fit itself is within 0.09 x 2^-24). The sign of x is or-ed in at the end.
+struct TanhTables {
+  alignas(64) float v[10][32];  // centre, hi, lo, c1 .. c7
+};
+constexpr TanhTables kTanh = {{
+    // centre
+    {0x0.0p+0f, 0x1.c00p-12f, 0x1.400p-11f, 0x1.c00p-11f, 0x1.400p-10f, 0x1.c00p-10f,
+     0x1.400p-9f, 0x1.c00p-9f, 0x1.400p-8f, 0x1.c00p-8f, 0x1.400p-7f, 0x1.c00p-7f,
+     0x1.400p-6f, 0x1.c00p-6f, 0x1.400p-5f, 0x1.c00p-5f, 0x1.400p-4f, 0x1.c00p-4f,
+     0x1.400p-3f, 0x1.c00p-3f, 0x1.400p-2f, 0x1.c00p-2f, 0x1.400p-1f, 0x1.c00p-1f,
+     0x1.400p+0f, 0x1.c00p+0f, 0x1.400p+1f, 0x1.c00p+1f, 0x1.400p+2f, 0x1.c00p+2f,
+     0x1.400p+3f, 0x1.c00p+3f},
+    // hi
+    {0x0.0p+0f, 0x1.bffffe0000000p-12f, 0x1.3ffffe0000000p-11f, 0x1.bffff80000000p-11f, 0x1.3ffff60000000p-10f, 0x1.bfffe40000000p-10f,
+     0x1.3fffd60000000p-9f, 0x1.bfff8e0000000p-9f, 0x1.3fff5a0000000p-8f, 0x1.bffe360000000p-8f, 0x1.3ffd660000000p-7f, 0x1.bff8da0000000p-7f,
+     0x1.3ff5960000000p-6f, 0x1.bfe36c0000000p-6f, 0x1.3fd65c0000000p-5f, 0x1.bf8dce0000000p-5f, 0x1.3f59be0000000p-4f, 0x1.be38d80000000p-4f,
+     0x1.3d6bc80000000p-3f, 0x1.b8fd040000000p-3f, 0x1.35f98a0000000p-2f, 0x1.a5729e0000000p-2f, 0x1.1bf47e0000000p-1f, 0x1.6866500000000p-1f,
+     0x1.b2523c0000000p-1f, 0x1.e1fbfa0000000p-1f, 0x1.f925820000000p-1f, 0x1.ff112c0000000p-1f, 0x1.fff41a0000000p-1f, 0x1.ffffc80000000p-1f,
+     0x1.000p+0f, 0x1.000p+0f},
+    // lo
+    {0x0.0p+0f, 0x1.b4f3600000000p-39f, -0x1.3555480000000p-36f, 0x1.b5559c0000000p-36f, -0x1.aaa90a0000000p-36f, -0x1.2aa64a0000000p-35f,
+     0x1.556f5a0000000p-35f, -0x1.54c9500000000p-35f, -0x1.5485000000000p-33f, 0x1.59b5c80000000p-33f, -0x1.4850240000000p-32f, 0x1.9b5b700000000p-32f,
+     -0x1.0a10e60000000p-32f, 0x1.b575de0000000p-31f, -0x1.483adc0000000p-32f, -0x1.71c0440000000p-31f, -0x1.836ef00000000p-29f, 0x1.9a5ae00000000p-31f,
+     -0x1.3bdcf80000000p-29f, 0x1.6a7c8a0000000p-31f, 0x1.d4c2f40000000p-31f, 0x1.c90fc60000000p-27f, 0x1.577b200000000p-26f, 0x1.7198820000000p-26f,
+     -0x1.2151860000000p-27f, -0x1.055ed40000000p-26f, 0x1.5321220000000p-27f, 0x1.9808720000000p-27f, -0x1.bdaebc0000000p-27f, 0x1.99e9620000000p-28f,
+     -0x1.15f8a20000000p-28f, -0x1.7df29c0000000p-40f},
+    // c1
+    {0x1.000p+0f, 0x1.fffffa0000000p-1f, 0x1.fffff40000000p-1f, 0x1.ffffe80000000p-1f, 0x1.ffffce0000000p-1f, 0x1.ffff9e0000000p-1f,
+     0x1.ffff380000000p-1f, 0x1.fffe780000000p-1f, 0x1.fffce00000000p-1f, 0x1.fff9e00000000p-1f, 0x1.fff3800000000p-1f, 0x1.ffe7800000000p-1f,
+     0x1.ffce040000000p-1f, 0x1.ff9e0c0000000p-1f, 0x1.ff38340000000p-1f, 0x1.fe78c80000000p-1f, 0x1.fce33e0000000p-1f, 0x1.f9ec6c0000000p-1f,
+     0x1.f3b3600000000p-1f, 0x1.e842ca0000000p-1f, 0x1.d115740000000p-1f, 0x1.a945ba0000000p-1f, 0x1.6284c40000000p-1f, 0x1.02500a0000000p-1f,
+     0x1.1f25120000000p-2f, 0x1.d22ca20000000p-4f, 0x1.b3afec0000000p-6f, 0x1.dd37ce0000000p-9f, 0x1.7cca280000000p-13f, 0x1.be66b20000000p-19f,
+     0x1.1693480000000p-27f, 0x1.7ec71c0000000p-39f},
+    // c2
+    {0x0.0p+0f, -0x1.b306680000000p-12f, -0x1.35d06e0000000p-11f, -0x1.b8be2a0000000p-11f, -0x1.3fffe60000000p-10f, -0x1.bfffbc0000000p-10f,
+     -0x1.3fff980000000p-9f, -0x1.bffee60000000p-9f, -0x1.3ffe6e0000000p-8f, -0x1.bffbb00000000p-8f, -0x1.3ffaca0000000p-7f, -0x1.bff1b60000000p-7f,
+     -0x1.3fd1920000000p-6f, -0x1.bf90060000000p-6f, -0x1.3f599a0000000p-5f, -0x1.be37940000000p-5f, -0x1.3d68f00000000p-4f, -0x1.b8ed0e0000000p-4f,
+     -0x1.35cbae0000000p-3f, -0x1.a48ab20000000p-3f, -0x1.1992220000000p-2f, -0x1.5e0f080000000p-2f, -0x1.893b580000000p-2f, -0x1.6ba7cc0000000p-2f,
+     -0x1.e7291e0000000p-3f, -0x1.b6d84c0000000p-4f, -0x1.adda2a0000000p-6f, -0x1.dc5a640000000p-9f, -0x1.7d19820000000p-13f, -0x1.becf8e0000000p-19f,
+     -0x1.3016720000000p-27f, -0x1.a1d5500000000p-39f},
+    // c3
+    {-0x1.5555560000000p-2f, -0x1.035aae0000000p+2f, -0x1.159f0a0000000p+2f, -0x1.155f180000000p+2f, -0x1.553ab80000000p-2f, -0x1.54f0400000000p-2f,
+     -0x1.54eafc0000000p-2f, -0x1.53c10a0000000p-2f, -0x1.53abda0000000p-2f, -0x1.4f04160000000p-2f, -0x1.4906d00000000p-2f, -0x1.25599a0000000p-2f,
+     -0x1.5ff7b40000000p-2f, -0x1.4cae3e0000000p-2f, -0x1.531c540000000p-2f, -0x1.523e600000000p-2f, -0x1.4ca3d80000000p-2f, -0x1.457f4a0000000p-2f,
+     -0x1.3550f40000000p-2f, -0x1.182bde0000000p-2f, -0x1.c18ff20000000p-3f, -0x1.16e9460000000p-3f, -0x1.2456460000000p-6f, 0x1.4f15c40000000p-4f,
+     0x1.bba6520000000p-4f, 0x1.01b9e40000000p-4f, 0x1.16dda60000000p-6f, 0x1.3c68fa0000000p-9f, 0x1.fbff7e0000000p-14f, 0x1.29d9ce0000000p-19f,
+     0x1.93006c0000000p-28f, 0x1.14df8c0000000p-39f},
+    // c4
+    {0x0.0p+0f, -0x1.1a0e7c0000000p+12f, -0x1.4edd600000000p+12f, -0x1.a538780000000p+11f, 0x1.c034340000000p-6f, 0x1.4b04480000000p-3f,
+     0x1.356ff40000000p-4f, 0x1.4917480000000p-2f, 0x1.2dbb620000000p-3f, 0x1.4a67aa0000000p-1f, 0x1.92f70e0000000p-1f, 0x1.1884b20000000p+1f,
+     -0x1.6127720000000p-2f, 0x1.8a98ee0000000p-3f, 0x1.ca69aa0000000p-6f, 0x1.adc06c0000000p-6f, 0x1.bce3dc0000000p-5f, 0x1.1be4d40000000p-4f,
+     0x1.8b74920000000p-4f, 0x1.0522bc0000000p-3f, 0x1.43f11a0000000p-3f, 0x1.5c17c60000000p-3f, 0x1.1a64320000000p-3f, 0x1.f209340000000p-5f,
+     -0x1.9c58640000000p-7f, -0x1.8169460000000p-6f, -0x1.07d2580000000p-7f, -0x1.39e9de0000000p-10f, -0x1.f4f35e0000000p-15f, -0x1.25c3680000000p-20f,
+     -0x1.1579060000000p-29f, -0x1.7d43360000000p-41f},
+    // c5
+    {0x0.0p+0f, 0x1.6976ba0000000p+29f, 0x1.99b5820000000p+27f, 0x1.a396280000000p+27f, -0x1.7c5bea0000000p+10f, -0x1.48ef820000000p+12f,
+     -0x1.705f740000000p+10f, -0x1.46fb400000000p+12f, -0x1.7377c00000000p+10f, -0x1.48246a0000000p+12f, -0x1.6d53000000000p+12f, -0x1.6cecba0000000p+14f,
+     0x1.4eb4500000000p+10f, -0x1.d2d40e0000000p+9f, -0x1.0c9c3c0000000p+2f, 0x1.e0eea60000000p+4f, -0x1.8f57800000000p+1f, 0x1.d52a260000000p+0f,
+     0x1.dc7bc40000000p-2f, -0x1.d2602c0000000p-6f, 0x1.af08cc0000000p-6f, 0x1.89ef4a0000000p-11f, -0x1.b879aa0000000p-5f, -0x1.e2ac2a0000000p-5f,
+     -0x1.3ba9a80000000p-6f, 0x1.e4f5d40000000p-9f, 0x1.771cf60000000p-9f, 0x1.eefa180000000p-12f, 0x1.90d4da0000000p-16f, 0x1.d65e820000000p-22f,
+     0x1.c5d4420000000p-31f, 0x1.37cafe0000000p-42f},
+    // c6
+    {0x0.0p+0f, -0x1.a4353e0000000p+37f, 0x1.0cf8220000000p+38f, 0x1.25b5a20000000p+37f, 0x1.a11c360000000p+15f, -0x1.bf3a0e0000000p+20f,
+     -0x1.60d89e0000000p+16f, -0x1.d37b940000000p+19f, -0x1.083cf80000000p+15f, -0x1.c75dfe0000000p+18f, -0x1.707f980000000p+17f, -0x1.0655360000000p+19f,
+     0x1.51d5da0000000p+14f, -0x1.4f97180000000p+13f, -0x1.fa446e0000000p+4f, 0x1.3773160000000p+7f, -0x1.8088a20000000p+3f, 0x1.2331d80000000p+2f,
+     0x1.2dcd2e0000000p-1f, -0x1.9676ee0000000p-3f, -0x1.6344a80000000p-4f, -0x1.c3a7060000000p-5f, -0x1.80e9360000000p-6f, 0x1.a969f60000000p-7f,
+     0x1.ee49e20000000p-7f, 0x1.11829e0000000p-9f, -0x1.6dfdd40000000p-11f, -0x1.49ba5e0000000p-13f, -0x1.36a5b80000000p-17f, -0x1.6db67c0000000p-23f,
+     -0x1.5df5ba0000000p-31f, -0x1.e0dd480000000p-43f},
+    // c7
+    {0x0.0p+0f, -0x1.005f480000000p+52f, -0x1.ae97ac0000000p+41f, -0x1.de4de40000000p+48f, 0x1.04c3e80000000p+32f, 0x1.a4b8a60000000p+31f,
+     0x1.8f87e80000000p+29f, 0x1.47c6020000000p+29f, 0x1.afc52c0000000p+27f, 0x1.7ff7380000000p+27f, 0x1.88b8d80000000p+29f, 0x1.8f47980000000p+31f,
+     -0x1.67c18a0000000p+25f, 0x1.feda180000000p+24f, 0x1.2a9dc60000000p+15f, -0x1.0682760000000p+18f, 0x1.bfcfc60000000p+12f, -0x1.e070120000000p+11f,
+     -0x1.8baa9a0000000p+7f, 0x1.fea57e0000000p+5f, 0x1.5565600000000p+1f, -0x1.df99f00000000p-1f, -0x1.2b11d00000000p-6f, 0x1.bae8f40000000p-7f,
+     -0x1.fe789a0000000p-9f, -0x1.0483a20000000p-9f, 0x1.eb3f6e0000000p-15f, 0x1.5f65a00000000p-15f, 0x1.6025fa0000000p-19f, 0x1.a04f4c0000000p-25f,
+     0x1.8a484a0000000p-33f, 0x1.0ee2100000000p-44f},
+}};
+
+struct Table32 {
+  __m512 lo, hi;
+};
+DLA_V512 Table32 load32(const float* t) { return {_mm512_load_ps(t), _mm512_load_ps(t + 16)}; }
+DLA_V512 __m512 lookup(const Table32& t, __m512i j) { return _mm512_permutex2var_ps(t.lo, j, t.hi); }
+
+struct TanhRegs {
+  Table32 v[10];
+};
+
+DLA_V512 __m512 tanh16(__m512 x, const TanhRegs& T) {
+  const __m512 a = _mm512_min_ps(_mm512_set1_ps(10.0f), _mm512_abs_ps(x));  // NaN: a = NaN
+  const __m512i j = _mm512_max_epi32(
+      _mm512_sub_epi32(_mm512_srli_epi32(_mm512_castps_si512(a), 22), _mm512_set1_epi32((127 - 12) * 2)),
+      _mm512_setzero_si512());
+  const __m512 t = _mm512_sub_ps(a, lookup(T.v[0], j));
+  __m512 p = _mm512_fmadd_ps(lookup(T.v[9], j), t, lookup(T.v[8], j));
+  for (int k = 7; k >= 3; --k) p = _mm512_fmadd_ps(p, t, lookup(T.v[k], j));
+  const __m512 v = _mm512_add_ps(lookup(T.v[1], j), _mm512_fmadd_ps(p, t, lookup(T.v[2], j)));
+  // v | (x & sign): tanh is odd and v >= 0 (+0 for a = 0).
+  return _mm512_castsi512_ps(_mm512_ternarylogic_epi32(_mm512_castps_si512(v), _mm512_castps_si512(x),
+                                                       _mm512_set1_epi32(int32_t(0x80000000u)), 0xf8));
+}
+
+struct TanhKernel {
+  static constexpr bool kAllFast = true;
+  using Regs = TanhRegs;
+  DLA_V512 static Regs regs() {
+    TanhRegs T;
+    for (int k = 0; k < 10; ++k) T.v[k] = load32(kTanh.v[k]);
+    return T;
+  }
+  DLA_V512 static __mmask16 fast(__m512) { return 0xffff; }
+  DLA_V512 static __m512 compute(__m512 x, const Regs& T) { return tanh16(x, T); }
+  static float scalar(float x) { return std::tanh(x); }
+};
+
+// atanh in float32 arithmetic, 16 lanes a vector, for a = |x| < 1 (libm for the rest), in two
+// forms computed for every lane and blended:
+//   a < 1/2   a + a z P(z), z = a^2: the correction is at most a tenth of the result, so its
+//             roundings weigh a tenth of theirs;
+//   a >= 1/2  with b = 1 - a (exact), 2 atanh a = log(2 - b) - log b, two positive terms. With
+//             b = 2^k m (m in [1, 2), interval j of 16 by m's top bits, c_j ~ 1/m, r = m c_j - 1,
+//             |r| <= 1/31) and u = b - 1/4 (exact),
+//               2 atanh a = [log 1.75 + log c_j - k ln2] + [log(1 - u/1.75) - log1p r],
+//             where the first bracket is T_j - k ln2 with T_j and ln2 split so that
+//             H = T_j,hi - k ln2_hi is exact, and the second is below 0.19 in size: the one
+//             rounding at full weight is H + low's, on a result >= 1.09 (0.5 ulp of it, the
+//             low part's roundings a few hundredths).
+// P, log1p's R and Q are near-minimax fits from scripts/fit_atanh_f32.py.
+// A float32 logarithm's table, 16 intervals of the significand m in [1, 2) by its top 4 bits:
+// c_j ~ 1/m (float32), and T_j = add + sign log c_j split into hi (16 fraction bits) + lo, and
+// ln2 likewise, so that H = T_j,hi + k ln2_hi is exact for |k| < 256 (below 2^8 in size,
+// multiples of 2^-16: 24 bits).
+struct LogTable32 {
+  alignas(64) float cinv[16], thi[16], tlo[16];
+  float ln2_hi, ln2_lo;
+  LogTable32(long double add, int sign) {
+    const long double ln2 = std::log(2.0L);
+    for (int j = 0; j < 16; ++j) {
+      cinv[j] = static_cast<float>(1.0L / (1.0L + (j + 0.5L) / 16));
+      const long double t = add + sign * std::log(static_cast<long double>(cinv[j]));
+      const long double hi = std::nearbyint(t * 65536) / 65536;
+      thi[j] = static_cast<float>(hi);
+      tlo[j] = static_cast<float>(t - hi);
+    }
+    const long double hi = std::nearbyint(ln2 * 65536) / 65536;
+    ln2_hi = static_cast<float>(hi);
+    ln2_lo = static_cast<float>(ln2 - hi);
+  }
+};
+const LogTable32& atanh_tables() {  // T_j = log 1.75 + log c_j
+  static const LogTable32 t(std::log(1.75L), 1);
+  return t;
+}
+const LogTable32& acosh_tables() {  // T_j = ln2 - log c_j
+  static const LogTable32 t(std::log(2.0L), -1);
+  return t;
+}
+
+template <int N>
+DLA_V512 __m512 poly32(__m512 t, const float (&c)[N]) {
+  __m512 p = _mm512_set1_ps(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(c[i]));
+  return p;
+}
+
+struct AtanhKernel {
+  static constexpr bool kAllFast = false;
+  static constexpr float kR[] = {-0x1.0p-1f, 0x1.55812p-2f, -0x1.ff5c62p-3f};  // log1p r = r + r^2 R(r)
+  struct Regs {
+    __m512 cinv, thi, tlo, ln2_hi, ln2_lo;
+  };
+  DLA_V512 static Regs regs() {
+    const LogTable32& t = atanh_tables();
+    return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(-t.ln2_hi),
+            _mm512_set1_ps(-t.ln2_lo)};
+  }
+  DLA_V512 static __mmask16 fast(__m512 x) { return abs_below(x, 1.0f); }
+  DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
+    constexpr float kP[] = {0x1.55554p-2f, 0x1.99a676p-3f, 0x1.234d9ap-3f, 0x1.e3ffcap-4f, 0x1.a6be3p-5f, 0x1.693922p-3f};
+    constexpr float kQ[] = {-0x1.24924ap-1f, -0x1.4e5e0cp-3f, -0x1.fd7d26p-5f, -0x1.b4ad26p-6f, -0x1.91e16p-7f, -0x1.84d4e6p-8f, -0x1.267c8ap-9f};
+    const __m512 a = _mm512_abs_ps(x);
+    const __m512 z = _mm512_mul_ps(a, a);
+    const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(a, z), poly32(z, kP), a);
+    const __m512 b = _mm512_sub_ps(_mm512_set1_ps(1.0f), a);
+    const __m512 k = _mm512_getexp_ps(b);
+    const __m512 m = _mm512_getmant_ps(b, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src);
+    const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(b), 19);  // the permutes read its low 4 bits
+    const __m512 r = _mm512_fmsub_ps(m, _mm512_permutexvar_ps(j, T.cinv), _mm512_set1_ps(1.0f));
+    const __m512 log1p_r = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, AtanhKernel::kR), r);
+    const __m512 u = _mm512_sub_ps(b, _mm512_set1_ps(0.25f));
+    const __m512 low = _mm512_add_ps(_mm512_fmadd_ps(k, T.ln2_lo, _mm512_permutexvar_ps(j, T.tlo)),
+                                     _mm512_fmsub_ps(u, poly32(u, kQ), log1p_r));
+    const __m512 h = _mm512_fmadd_ps(k, T.ln2_hi, _mm512_permutexvar_ps(j, T.thi));
+    const __m512 large = _mm512_mul_ps(_mm512_set1_ps(0.5f), _mm512_add_ps(h, low));
+    const __m512 v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, _mm512_set1_ps(0.5f), _CMP_LT_OQ), large, small);
+    // v | (x & sign): atanh is odd and v >= 0 (+0 for a = 0).
+    return _mm512_castsi512_ps(_mm512_ternarylogic_epi32(_mm512_castps_si512(v), _mm512_castps_si512(x),
+                                                         _mm512_set1_epi32(int32_t(0x80000000u)), 0xf8));
+  }
+  static float scalar(float x) { return std::atanh(x); }
+};
+
+// acosh in float32 arithmetic, 16 lanes a vector, for 1 <= x <= FLT_MAX (libm for the rest),
+// in two forms computed for every lane and blended:
+//   x < 2   with d = x - 1 (exact), acosh x = sqrt(2d) (1 + d G(d)): sqrt(2d) = s + s' to twice
+//           float32's precision (s' = (2d - s^2) / 2s, the residual exact by fma), and
+//           s + (s' + s d G(d)) has its one full-weight rounding last (|d G| <= 0.07);
+//   x >= 2  acosh x = log x + log(1 + sqrt(1 - v)), v = 1/x^2 (v = 0 once x^2 overflows: the
+//           limit), = [T_j,hi + k ln2_hi] + [k ln2_lo + T_lo,j + log1p r + v K(v)] with the
+//           table of atanh's form (T_j = ln2 - log c_j): the first bracket exact, the second
+//           below 0.1 in size, the result >= 1.31.
+// G and K are near-minimax fits from scripts/fit_acosh_f32.py; log1p's R is atanh's.
+struct AcoshKernel {
+  static constexpr bool kAllFast = false;
+  using Regs = AtanhKernel::Regs;
+  DLA_V512 static Regs regs() {
+    const LogTable32& t = acosh_tables();
+    return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(t.ln2_hi),
+            _mm512_set1_ps(t.ln2_lo)};
+  }
+  DLA_V512 static __mmask16 fast(__m512 x) {
+    return _mm512_cmp_ps_mask(x, _mm512_set1_ps(1.0f), _CMP_GE_OQ) &
+           _mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1.fffffep127f), _CMP_LE_OQ);
+  }
+  DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
+    constexpr float kG[] = {-0x1.55554ep-4f, 0x1.33302cp-6f, -0x1.6d4992p-8f, 0x1.ea58b6p-10f, -0x1.4acf4cp-11f, 0x1.6eb83p-13f, -0x1.bfc3ecp-16f};
+    constexpr float kK[] = {-0x1.fffff6p-3f, -0x1.8005d2p-4f, -0x1.a98ab8p-5f, -0x1.24a602p-5f, -0x1.073244p-6f, -0x1.4b332p-5f};
+    const __m512 one = _mm512_set1_ps(1.0f);
+    // Near 1. x = 1: s = 0, and s' = 0 times a finite 1/2s (s is raised to 2^-60 there): +0.
+    const __m512 d = _mm512_sub_ps(x, one), d2 = _mm512_add_ps(d, d);
+    const __m512 s = _mm512_sqrt_ps(d2);
+    const __m512 s_lo = _mm512_mul_ps(_mm512_fnmadd_ps(s, s, d2),
+                                      _mm512_div_ps(_mm512_set1_ps(0.5f), _mm512_max_ps(s, _mm512_set1_ps(0x1p-60f))));
+    const __m512 near1 = _mm512_add_ps(s, _mm512_fmadd_ps(_mm512_mul_ps(s, d), poly32(d, kG), s_lo));
+    // From 2 on.
+    const __m512 v = _mm512_div_ps(one, _mm512_mul_ps(x, x));
+    const __m512 k = _mm512_getexp_ps(x);
+    const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src);
+    const __m512i j = _mm512_srli_epi32(_mm512_castps_si512(x), 19);  // the permutes read its low 4 bits
+    const __m512 r = _mm512_fmsub_ps(m, _mm512_permutexvar_ps(j, T.cinv), one);
+    const __m512 log1p_r = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, AtanhKernel::kR), r);
+    const __m512 low = _mm512_add_ps(_mm512_fmadd_ps(k, T.ln2_lo, _mm512_permutexvar_ps(j, T.tlo)),
+                                     _mm512_fmadd_ps(v, poly32(v, kK), log1p_r));
+    const __m512 large = _mm512_add_ps(_mm512_fmadd_ps(k, T.ln2_hi, _mm512_permutexvar_ps(j, T.thi)), low);
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_set1_ps(2.0f), _CMP_LT_OQ), large, near1);
+  }
+  static float scalar(float x) { return std::acosh(x); }
+};
+
+template <class K>
+__attribute__((noinline)) void fix_up32(__mmask16 slow, const float* xs, float* out) {
+  for (int l = 0; l < 16; ++l)
+    if (slow & (1u << l)) out[l] = K::scalar(xs[l]);
+}
+
+// The float32-arithmetic loops: 16 floats a step, the tail under a mask (idle lanes hold 0.5,
+// on every fast range); lanes off the fast range are recomputed by libm from the saved
+// arguments, so in == out works.
+template <class K>
+__attribute__((target(DLA_AVX512_TARGET))) void row32(const float* in, float* out, int64_t n) {
+  const typename K::Regs T = K::regs();
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 x = _mm512_loadu_ps(in + i);
+    const __mmask16 slow = __mmask16(~K::fast(x));
+    _mm512_storeu_ps(out + i, K::compute(x, T));
+    if (!K::kAllFast && slow) {
+      alignas(64) float xs[16];
+      _mm512_store_ps(xs, x);
+      fix_up32<K>(slow, xs, out + i);
+    }
+  }
+  if (i < n) {
+    const __mmask16 live = __mmask16((1u << (n - i)) - 1);
+    const __m512 x = _mm512_mask_loadu_ps(_mm512_set1_ps(0.5f), live, in + i);
+    const __mmask16 slow = live & ~K::fast(x);
+    _mm512_mask_storeu_ps(out + i, live, K::compute(x, T));
+    if (!K::kAllFast && slow) {
+      alignas(64) float xs[16];
+      _mm512_store_ps(xs, x);
+      fix_up32<K>(slow, xs, out + i);
+    }
+  }
+}
+
 }  // namespace
 
 bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n) {
@@ -342,8 +613,9 @@ bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n) {
     case Float32Fn::Sin: row<Float32Fn::Sin>(in, out, n); return true;
     case Float32Fn::Cos: row<Float32Fn::Cos>(in, out, n); return true;
     case Float32Fn::Sinh: row<Float32Fn::Sinh>(in, out, n); return true;
-    case Float32Fn::Atanh: row<Float32Fn::Atanh>(in, out, n); return true;
-    case Float32Fn::Acosh: row<Float32Fn::Acosh>(in, out, n); return true;
+    case Float32Fn::Atanh: row32<AtanhKernel>(in, out, n); return true;
+    case Float32Fn::Acosh: row32<AcoshKernel>(in, out, n); return true;
+    case Float32Fn::Tanh: row32<TanhKernel>(in, out, n); return true;
   }
   return false;
 }

@@ -25,10 +25,10 @@ namespace {
 //   Own     our own vectorized loops: float64 exp, expm1, log, log1p, log2, log10, sinh,
 //           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h; on AVX-512 math_avx512_f64.h, which
 //           adds tan, asin, acos, atan) within 0.70 ulp, and float32 exp, log, sin, cos
-//           (float32_math.h; on AVX-512 math_avx512_f32.h, which adds sinh, atanh, acosh),
-//           evaluated in float64, within 0.56 ulp; where the CPU lacks AVX2/FMA, float32 falls back to
-//           Widened, and where an Own loop exists on AVX-512 only, to Widened (float32) or
-//           Scalar (float64);
+//           (float32_math.h; on AVX-512 math_avx512_f32.h, which adds sinh, atanh, acosh,
+//           tanh), evaluated in float64, within 0.56 ulp (tanh, atanh, acosh in float32,
+//           0.75); where the CPU lacks AVX2/FMA, float32 falls back to Widened, and where
+//           an Own loop exists on AVX-512 only, to Widened (float32) or Scalar (float64);
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
 // each function over 10^6 inputs (hard regions included) next to NumPy's, and
@@ -38,7 +38,8 @@ namespace {
 // expm1 2.0/0.51, log1p 1.7/0.58, sin 3.0/0.51, cos 3.2/0.56, tan 3.1/0.56, asin 2.5/0.79,
 // acos 1.6/0.81, atan 1.5/0.54, sinh 1.75/0.84, cosh 1.85/0.75, tanh 1.2/1.17, asinh 1.2/0.70,
 // acosh 1.35/0.72, atanh 1.2/0.51; float32 exp 2.45/2.28, log 3.8/2.6, sin 2.0/1.41,
-// cos 1.7/1.41, sinh 1.72/1.45, atanh 1.50/1.33, acosh 1.16/1.16 (ours 0.50), every other float32 function at NumPy's
+// cos 1.7/1.41, sinh 1.72/1.45, atanh 1.50/1.33 (ours 0.65), acosh 1.16/1.16 (ours 0.63), tanh
+// 1.36/1.36 (ours 0.75), every other float32 function at NumPy's
 // error (NumPy's AVX-512 loops give the same values). On AVX2 (AMD EPYC, glibc 2.36)
 // libmvec's float32 is worse (atan 2.3/0.82, tan 3.1/1.3, log1p 1.8/0.77 ...).
 //
@@ -46,15 +47,16 @@ namespace {
 // CPU: on AVX-512 our own loops, whose time on one thread, 10^6 values, over NumPy's (SVML)
 // is float64 exp 0.45, expm1/log/log2/log10/log1p 0.58-0.73, tan/atan/asin/acos/atanh
 // 0.85-0.94, asinh/cosh/tanh 0.97-1.0, sinh/acosh 1.03-1.04 (AMD EPYC), float32 (AMD Zen 5) exp
-// 0.64, sin/cos 0.87, log 0.96, acosh 1.13, sinh 1.13-1.2, atanh 1.5-1.6 (libmvec's tanh, at
-// NumPy's error, 1.23); float32 keeps libmvec where it is at NumPy's error, but for acosh,
-// where ours is both more accurate and faster. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
+// 0.62, sin/cos 0.86, log 0.97, tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
+// atanh 0.70-0.75, sinh 1.04-1.06; float32 keeps libmvec where it is at NumPy's error, but for
+// acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
 // every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
 // NumPy's time, log log2 log10 and the hyperbolics from our own, float32 widened or our own),
 // keeping libmvec only where it measured at or below NumPy's error (float32 log10, sinh,
 // tanh). DLARRAY_VECTOR_MATH=all takes libmvec everywhere (speed over accuracy);
 // DLARRAY_VECTOR_MATH=accurate every accurate loop (the float32 ones libmvec has at NumPy's
-// error too: widened or our own).
+// error too: widened or our own; widened where ours is above 0.5 ulp + a few hundredths:
+// float32 sinh, tanh, atanh, acosh).
 // X(name, float32 AVX-512 default, float64 AVX-512 default, float32 AVX2 default,
 //   float64 AVX2 default, float32 accurate, float64 accurate); the name is libm's / libmvec's.
 enum Source : uint8_t { Vector, Widened, Own, Scalar };
@@ -68,12 +70,12 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(asin, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(acos, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(atan, Vector, Own, Widened, Scalar, Widened, Own)                                           \
-  X(sinh, Own, Own, Vector, Own, Own, Own)                                            \
+  X(sinh, Own, Own, Vector, Own, Widened, Own)                                        \
   X(cosh, Vector, Own, Widened, Own, Widened, Own)                                           \
-  X(tanh, Vector, Own, Vector, Own, Widened, Own)                                            \
+  X(tanh, Own, Own, Vector, Own, Widened, Own)                                               \
   X(asinh, Vector, Own, Widened, Own, Widened, Own)                                          \
-  X(acosh, Own, Own, Widened, Own, Own, Own)                                          \
-  X(atanh, Own, Own, Widened, Own, Own, Own)
+  X(acosh, Own, Own, Widened, Own, Widened, Own)                                      \
+  X(atanh, Own, Own, Widened, Own, Widened, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -199,6 +201,7 @@ LoopFn own_float32_loop(OpId op) {
     case OpId::sinh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Sinh> : nullptr;
     case OpId::atanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Atanh> : nullptr;
     case OpId::acosh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Acosh> : nullptr;
+    case OpId::tanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Tanh> : nullptr;
     default: return nullptr;
   }
 }
