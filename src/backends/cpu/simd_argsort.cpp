@@ -119,6 +119,17 @@ DLA_SORT_TARGET bool pair_network_sort(uint64_t* ka, uint64_t* va, int64_t n) {
   return true;
 }
 
+// (key, position) pairs by std::sort: the exact order, positions being distinct.
+void sort_pairs_by_comparison(uint64_t* k, uint64_t* v, int64_t n) {
+  std::vector<std::pair<uint64_t, uint64_t>> t(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) t[size_t(i)] = {k[i], v[i]};
+  std::sort(t.begin(), t.end());
+  for (int64_t i = 0; i < n; ++i) {
+    k[i] = t[size_t(i)].first;
+    v[i] = t[size_t(i)].second;
+  }
+}
+
 void small_sort_pairs(uint64_t* k, uint64_t* v, int64_t n) {
   if (n <= 1) return;
   bool sorted;
@@ -126,15 +137,7 @@ void small_sort_pairs(uint64_t* k, uint64_t* v, int64_t n) {
   else if (n <= 2 * W) sorted = pair_network_sort<2>(k, v, n);
   else if (n <= 4 * W) sorted = pair_network_sort<4>(k, v, n);
   else sorted = pair_network_sort<8>(k, v, n);
-  if (!sorted) {  // the largest key is in a short block: by comparisons
-    std::vector<std::pair<uint64_t, uint64_t>> t(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) t[size_t(i)] = {k[i], v[i]};
-    std::sort(t.begin(), t.end());
-    for (int64_t i = 0; i < n; ++i) {
-      k[i] = t[size_t(i)].first;
-      v[i] = t[size_t(i)].second;
-    }
-  }
+  if (!sorted) sort_pairs_by_comparison(k, v, n);  // the largest key is in a short block
 }
 
 // The partition of simd_sort.cpp, moving each key's position along.
@@ -232,14 +235,8 @@ void quicksort_pairs(uint64_t* k, uint64_t* v, int64_t n, int depth) {
     const uint64_t p = sample_pivot(k, n);
     int64_t lo, hi;
     const int64_t b = depth-- > 0 ? partition_pairs<false>(k, v, n, p) : -1;
-    if (b < 0) {  // too deep: the pairs by std::sort (positions are distinct, so it is exact)
-      std::vector<std::pair<uint64_t, uint64_t>> t(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) t[size_t(i)] = {k[i], v[i]};
-      std::sort(t.begin(), t.end());
-      for (int64_t i = 0; i < n; ++i) {
-        k[i] = t[size_t(i)].first;
-        v[i] = t[size_t(i)].second;
-      }
+    if (b < 0) {  // too deep
+      sort_pairs_by_comparison(k, v, n);
       return;
     }
     if (b > 0) {
