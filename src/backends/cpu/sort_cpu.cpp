@@ -86,7 +86,7 @@ __attribute__((always_inline)) inline void values_from_keys_body(const K* keys, 
   }
 }
 
-#define DLA_KEYS_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw")))
+#define DLA_KEYS_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl")))
 template <class T, class K>
 DLA_KEYS_AVX512 bool make_keys_avx512(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
   return make_keys_body(x, xs, n, flip, keys);
@@ -96,7 +96,7 @@ DLA_KEYS_AVX512 void values_from_keys_avx512(const K* keys, int64_t n, K flip, T
   values_from_keys_body(keys, n, flip, out, os);
 }
 #undef DLA_KEYS_AVX512
-#define DLA_KEYS_AVX512_FN __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,popcnt,bmi2")))
+#define DLA_KEYS_AVX512_FN __attribute__((target("avx512f,avx512dq,avx512vl,popcnt,bmi2")))
 
 template <class T, class K>
 bool make_keys(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
