@@ -67,23 +67,47 @@ Holder& simple_holder(pyb::detail::instance* inst) {
   return *reinterpret_cast<Holder*>(&inst->simple_value_holder[1]);
 }
 
+// Up to 32 freed blocks kept for reuse, touched only under the GIL (wrap and tp_dealloc);
+// free-threaded builds keep none.
+template <class P>
+class BlockCache {
+ public:
+  P take() {  // a kept block, or nullptr
+#ifndef Py_GIL_DISABLED
+    if (count_) return blocks_[--count_];
+#endif
+    return nullptr;
+  }
+  bool keep(P p) {  // false when full (the caller frees p)
+#ifndef Py_GIL_DISABLED
+    if (count_ < kMax) {
+      blocks_[count_++] = p;
+      return true;
+    }
+#endif
+    return false;
+  }
+
+ private:
+  static constexpr int kMax = 32;
+  P blocks_[kMax];
+  int count_ = 0;
+};
+
 // Recently freed Array blocks, reused by wrap(): malloc + free of the Array is a fifth of
 // the cost of a short-lived result. Blocks come from ::operator new(sizeof(Array)), so an
-// Array pybind11 itself deletes (the slow path) is freed correctly too. The list is
-// touched only under the GIL (wrap and tp_dealloc); free-threaded builds go without it.
-#ifndef Py_GIL_DISABLED
-constexpr int kFreeArrays = 32;
-void* g_free_arrays[kFreeArrays];
-int g_free_count = 0;
-#endif
+// Array pybind11 itself deletes (the slow path) is freed correctly too.
+BlockCache<void*> g_free_arrays;
 
 Array* new_array(Array&& a) {
-#ifndef Py_GIL_DISABLED
-  void* mem = g_free_count ? g_free_arrays[--g_free_count] : ::operator new(sizeof(Array));
-#else
-  void* mem = ::operator new(sizeof(Array));
-#endif
+  void* mem = g_free_arrays.take();
+  if (!mem) mem = ::operator new(sizeof(Array));
   return new (mem) Array(std::move(a));
+}
+
+void free_array(Array* p) {
+  p->~Array();
+  if (!g_free_arrays.keep(p)) ::operator delete(p, sizeof(Array));
 }
 
 // Likewise the Python objects themselves (CPython keeps such free lists for floats and
@@ -92,44 +116,19 @@ Array* new_array(Array&& a) {
 // costs about 40 ns in all, of which these are a few). Only when the type allocates and
 // frees with CPython's defaults, so a kept block goes back to the allocator it came from.
 bool g_reuse_objects = false;
-#ifndef Py_GIL_DISABLED
-constexpr int kFreeObjects = 32;
-PyObject* g_free_objects[kFreeObjects];
-int g_free_object_count = 0;
-#endif
+BlockCache<PyObject*> g_free_objects;
 
 PyObject* alloc_array_object() {
-#ifndef Py_GIL_DISABLED
-  if (g_free_object_count) {
-    PyObject* self = g_free_objects[--g_free_object_count];
+  if (PyObject* self = g_free_objects.take()) {
     std::memset(static_cast<void*>(self), 0, size_t(g_array_type->tp_basicsize));
     return PyObject_Init(self, g_array_type);  // the type reference and a fresh refcount
   }
-#endif
   return g_array_type->tp_alloc(g_array_type, 0);
 }
 
 void free_array_object(PyObject* self, PyTypeObject* type) {
-#ifndef Py_GIL_DISABLED
-  if (g_reuse_objects && g_free_object_count < kFreeObjects) {
-    g_free_objects[g_free_object_count++] = self;
-    Py_DECREF(type);
-    return;
-  }
-#endif
-  type->tp_free(self);
+  if (!(g_reuse_objects && g_free_objects.keep(self))) type->tp_free(self);
   Py_DECREF(type);  // instances of heap types own a reference to their type
-}
-
-void free_array(Array* p) {
-  p->~Array();
-#ifndef Py_GIL_DISABLED
-  if (g_free_count < kFreeArrays) {
-    g_free_arrays[g_free_count++] = p;
-    return;
-  }
-#endif
-  ::operator delete(p, sizeof(Array));
 }
 
 void array_dealloc(PyObject* self) {
