@@ -145,26 +145,22 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
   for (int64_t r = rb; r < re; ++r) {
     const T* xr = xbase + walk.offset(r);
     const int64_t out0 = (r / inner) * len * inner + r % inner;  // row r's first output element
-    if constexpr (std::is_same_v<K, uint32_t>) {
-      // Indices of 32-bit keys, in a row contiguous in the output: the vector quicksort of
-      // (key << 32 | position) right in the int64 output, all keys distinct, so the order
-      // of equal keys is their original one (stable).
-      if (ibase && inner == 1 && len >= kRadixFrom && len <= int64_t(UINT32_MAX) &&
-          sort_by_positions(xr, xs, len, flip, reinterpret_cast<uint64_t*>(ibase + out0), threads_inside)) {
-        if (vbase)
-          for (int64_t i = 0; i < len; ++i) vbase[out0 + i] = xr[ibase[out0 + i] * xs];
-        continue;
-      }
-    }
-    if constexpr (std::is_same_v<K, uint64_t>) {
-      // Indices of 64-bit keys: the vector quicksort of keys with their positions, the
-      // positions right in the int64 output.
-      if (ibase && inner == 1 && len >= kRadixFrom && simd_sort_available()) {
+    if (ibase && inner == 1 && len >= kRadixFrom && simd_sort_available()) {
+      // Indices of a row contiguous in the output, by the vector quicksort, the positions
+      // right in the int64 output: 32-bit keys as (key << 32 | position), all distinct, so
+      // equal keys keep their original order; 64-bit keys carrying their positions (equal
+      // keys put back in position order). Stable either way.
+      auto* pos = reinterpret_cast<uint64_t*>(ibase + out0);
+      bool sorted = false;
+      if constexpr (std::is_same_v<K, uint32_t>) {
+        sorted = len <= int64_t(UINT32_MAX) && sort_by_positions(xr, xs, len, flip, pos, threads_inside);
+      } else if constexpr (std::is_same_v<K, uint64_t>) {
         if (!keys_buffer) keys_buffer = buffer<K>(len);
         make_keys(xr, xs, len, flip, keys_buffer.get());
-        auto* pos = reinterpret_cast<uint64_t*>(ibase + out0);
         for (int64_t i = 0; i < len; ++i) pos[i] = uint64_t(i);
-        simd_argsort_keys(keys_buffer.get(), pos, len);
+        sorted = simd_argsort_keys(keys_buffer.get(), pos, len);
+      }
+      if (sorted) {
         if (vbase)
           for (int64_t i = 0; i < len; ++i) vbase[out0 + i] = xr[ibase[out0 + i] * xs];
         continue;
