@@ -20,7 +20,7 @@
 #include <tuple>
 #include <vector>
 
-#include "backends/gpu/gpu_elementwise_kernels.h"
+#include "backends/gpu/gpu_fold.h"
 #include "backends/gpu/gpu_ops.h"
 
 namespace py = pybind11;
@@ -268,6 +268,66 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* j, void* temp, s
   return kOk;
 }
 
+// The fold a GPU runs (gpu_fold.cu) as a host recursion over the same job: every output's
+// elements folded pairwise onto what the output holds. Like the sort it asks for scratch
+// memory and checks that every address the job reaches lies in a live device block.
+size_t fake_fold_scratch(const DlaGpuFold& j) { return 64 + static_cast<size_t>(j.outer) * 8; }
+
+// Whether every element of a strided 3-d range lies in a device block (the corners suffice:
+// the range is affine).
+bool strided_in_device(const void* p, const int64_t (&n)[3], const int64_t (&stride)[3], size_t item) {
+  const char* b = static_cast<const char*>(p);
+  for (int corner = 0; corner < 8; ++corner) {
+    int64_t off = 0;
+    for (int d = 0; d < 3; ++d) off += ((corner >> d) & 1 ? n[d] - 1 : 0) * stride[d];
+    if (!in_device_block(b + off, item)) return false;
+  }
+  return true;
+}
+
+struct HostFold {
+  const DlaGpuFold& j;
+  template <class T, class F>
+  T fold(const char* row, int64_t k0, int64_t n) const {
+    if (n == 1) return *reinterpret_cast<const T*>(row + k0 * j.in_inner_stride);
+    const int64_t half = n / 2;
+    return F()(fold<T, F>(row, k0, half), fold<T, F>(row, k0 + half, n - half));
+  }
+  template <class T, class F>
+  int run() {
+    const int64_t high = j.outer / j.outer_low;
+    if (!strided_in_device(j.out, {high, j.outer_low, 1}, {j.out_high_stride, j.out_stride, 0}, sizeof(T)) ||
+        !strided_in_device(j.in, {high, j.outer_low, j.inner}, {j.in_high_stride, j.in_outer_stride, j.in_inner_stride},
+                           sizeof(T)))
+      return kBadPointer;
+    for (int64_t o = 0; o < j.outer; ++o) {
+      const int64_t h = o / j.outer_low, l = o % j.outer_low;
+      T* out = reinterpret_cast<T*>(static_cast<char*>(j.out) + h * j.out_high_stride + l * j.out_stride);
+      const char* row = static_cast<const char*>(j.in) + h * j.in_high_stride + l * j.in_outer_stride;
+      *out = F()(*out, fold<T, F>(row, 0, j.inner));
+    }
+    return kOk;
+  }
+};
+
+int fold_async(int device, const DlaGpuFold* j, void* temp, size_t* temp_bytes, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (j->outer < 1 || j->inner < 1 || j->outer_low < 1 || j->outer % j->outer_low) return kBadPointer;
+  if (!temp) {
+    *temp_bytes = fake_fold_scratch(*j);
+    log("fold_scratch", device, stream);
+    return kOk;
+  }
+  if (*temp_bytes < fake_fold_scratch(*j) || !in_device_block(temp, *temp_bytes)) return kBadPointer;
+  std::memset(temp, 0xa5, *temp_bytes);
+  HostFold folder{*j};
+  const int err = dla::gpu_kernels::visit_fold(*j, folder);
+  if (err == kOk) log("fold", device, stream);
+  return err;
+}
+
 int stream_create(int device, int, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
@@ -365,7 +425,7 @@ DlaGpuOps kOps = {
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
-    &segmented_sort_async, INT64_MAX,
+    &segmented_sort_async, INT64_MAX, &fold_async,
 };
 
 }  // namespace

@@ -20,6 +20,8 @@ namespace {
 int launch_elementwise(const DlaGpuElementwise& job, void* stream);
 // gpu_sort.cu: the segmented stable sort over CUB or rocPRIM, on the current device.
 int launch_segmented_sort(const DlaGpuSegmentedSort& job, void* temp, size_t* temp_bytes, void* stream);
+// gpu_fold.cu: single-read tree reductions, on the current device.
+int launch_fold(const DlaGpuFold& job, void* temp, size_t* temp_bytes, void* stream);
 namespace {
 
 constexpr int kMaxDevices = 64;
@@ -242,6 +244,15 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* job, void* temp,
   return launch_segmented_sort(*job, temp, temp_bytes, stream);
 }
 
+int fold_async(int device, const DlaGpuFold* job, void* temp, size_t* temp_bytes, void* stream) {
+  if (job->outer <= 0 || job->inner <= 0) {
+    if (!temp) *temp_bytes = 0;
+    return 0;
+  }
+  DLA_ON_DEVICE(device);
+  return launch_fold(*job, temp, temp_bytes, stream);
+}
+
 int stream_create(int device, int non_blocking, void** out) {
   DLA_ON_DEVICE(device);
   gpuStream_t s = nullptr;
@@ -387,6 +398,7 @@ const DlaGpuOps kOps = {
 #else
     INT64_MAX,  // CUB's sorts take 64-bit item counts
 #endif
+    &fold_async,
 };
 
 }  // namespace

@@ -19,8 +19,8 @@ extern "C" {
 /* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise or DlaGpuSegmentedSort changes
  * layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5: the
  * search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
- * install instead of answering them DLA_GPU_UNSUPPORTED). */
-#define DLA_GPU_OPS_ABI 5
+ * install instead of answering them DLA_GPU_UNSUPPORTED; 6: fold_async). */
+#define DLA_GPU_OPS_ABI 6
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -126,6 +126,30 @@ typedef struct DlaGpuSegmentedSort {
   int32_t reserved;
 } DlaGpuSegmentedSort;
 
+/* A fold of one reduced axis into the outputs (the core collapses an array's reduced axes into
+ * one, and its kept axes into at most two first): out[o] = op(out[o], in[o, 0] op in[o, 1] op ...
+ * op in[o, inner - 1]) for o < outer. Output o is (h, l) = (o / outer_low, o % outer_low); in[o, k]
+ * is at in + h * in_high_stride + l * in_outer_stride + k * in_inner_stride and out[o] at out +
+ * h * out_high_stride + l * out_stride (bytes, any sign; outer_low == outer when one kept axis
+ * is enough). `op` is a dla::OpId among add, multiply, maximum and minimum, computed in `dtype`
+ * by the elementwise table's functor; the inner elements are combined as a balanced binary
+ * tree (pairwise sums), never with an identity element. out holds each output's first
+ * contribution already, and does not overlap in. */
+typedef struct DlaGpuFold {
+  int32_t op;
+  int32_t dtype;
+  int64_t outer;     /* >= 1 */
+  int64_t outer_low; /* >= 1, divides outer */
+  int64_t inner;     /* >= 1 */
+  void* out;
+  int64_t out_stride;
+  int64_t out_high_stride;
+  const void* in;
+  int64_t in_outer_stride;
+  int64_t in_high_stride;
+  int64_t in_inner_stride;
+} DlaGpuFold;
+
 typedef struct DlaGpuOps {
   uint32_t abi;            /* DLA_GPU_OPS_ABI */
   int32_t device_type;     /* DLPack device types of the three memory kinds; */
@@ -184,6 +208,11 @@ typedef struct DlaGpuOps {
   /* The most pairs one segmented_sort_async call may sort (the vendor library's item count
    * type); the core splits larger jobs by rows, and refuses a single longer row. */
   int64_t sort_max_items;
+
+  /* A fold (DlaGpuFold), with scratch memory for partial results asked for and handed over as
+   * for segmented_sort_async. DLA_GPU_UNSUPPORTED for an (op, dtype) pair it does not cover;
+   * the core then folds with elementwise jobs. */
+  int (*fold_async)(int device, const DlaGpuFold* job, void* temp, size_t* temp_bytes, void* stream);
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */

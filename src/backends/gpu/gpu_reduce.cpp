@@ -1,8 +1,16 @@
 // gpu_reduce.cpp — the reduction primitives of reduction.h (fold, divide, scan) for GPU
-// arrays, composed from the GPU elementwise kernels by tree_reduce.h: sums are pairwise,
-// max/min propagate NaN, every pass is queued on the current stream. (A single-pass kernel
-// over CUB/rocPRIM is the faster design; this one needs no code outside the element bodies,
-// so the fake backend checks all of it.)
+// arrays. A fold whose reduced axes collapse into one strided axis, and whose kept axes into
+// two (whole arrays, a matrix's rows or columns, any axis of a contiguous array), is one
+// fold_async job of the vendor table: a balanced tree that reads the input once
+// (gpu_fold.cu). Other folds, and dtypes the job does not cover, are composed from the
+// elementwise kernels by tree_reduce.h, pairwise too. Every pass is queued on the current
+// stream; nothing waits for the device.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "backends/gpu/gpu_backend.h"
 #include "backends/gpu/gpu_elementwise.h"
 
 #include "core/elementwise.h"
@@ -24,8 +32,84 @@ OpId op_of(FoldOp f) {
   throw ValueError("reduction: unknown fold");
 }
 
+// One axis of the fold job: its extent and byte strides in `in` and `out`.
+struct Axis {
+  int64_t n, in, out;
+};
+
+// Merges a list of axes (outermost first) into groups, each laid out inside the next outer
+// one: groups[0] is the innermost. Returns how many groups (at most `most`), or most + 1 when
+// more would be needed.
+int collapse(const Axis* axes, int count, Axis* groups, int most) {
+  int g = 0;
+  for (int i = count - 1; i >= 0; --i) {
+    if (g > 0 && axes[i].in == groups[g - 1].in * groups[g - 1].n &&
+        axes[i].out == groups[g - 1].out * groups[g - 1].n) {
+      groups[g - 1].n *= axes[i].n;
+      continue;
+    }
+    if (g == most) return most + 1;
+    groups[g++] = axes[i];
+  }
+  return g;
+}
+
+// The fold job of out (op)= fold(in) when in's reduced axes collapse into one and its kept
+// axes into at most two.
+bool fold_job(OpId op, const Array& out, const Array& in, const bool* reduced, DlaGpuFold* job) {
+  Axis kept[kMaxRank], red[kMaxRank];
+  int nk = 0, nr = 0;
+  const int64_t item = in.itemsize();
+  for (int d = 0; d < in.ndim(); ++d) {
+    if (in.shape(d) == 1) continue;
+    if (reduced[d]) red[nr++] = Axis{in.shape(d), in.stride(d) * item, 0};
+    else kept[nk++] = Axis{in.shape(d), in.stride(d) * item, out.stride(d) * item};
+  }
+  // The reduced axes in any order (a fold is one tree whatever the order), outermost first:
+  // so a transposed array's whole fold still collapses. The kept axes must keep out's order.
+  std::sort(red, red + nr, [](const Axis& a, const Axis& b) { return std::abs(a.in) > std::abs(b.in); });
+  Axis k[2] = {{1, 0, 0}, {1, 0, 0}}, r[1] = {{1, 0, 0}};
+  if (collapse(kept, nk, k, 2) > 2 || collapse(red, nr, r, 1) > 1) return false;
+  std::memset(job, 0, sizeof *job);
+  job->op = static_cast<int32_t>(op);
+  job->dtype = static_cast<int32_t>(in.dtype().scalar);
+  job->outer = k[0].n * k[1].n;
+  job->outer_low = k[0].n;
+  job->inner = r[0].n;
+  job->out = out.data();
+  job->out_stride = k[0].out;
+  job->out_high_stride = k[1].out;
+  job->in = in.data();
+  job->in_outer_stride = k[0].in;
+  job->in_high_stride = k[1].in;
+  job->in_inner_stride = r[0].in;
+  return true;
+}
+
+// The single-read fold; false when the backend does not cover the job (then the caller
+// composes it from elementwise jobs).
+bool fold_kernel(OpId op, const Array& out, const Array& in, const bool* reduced) {
+  const Device dev = in.device();
+  Backend* b = backend_for(dev.kind);
+  DlaGpuFold job;
+  if (!b || !b->ops().fold_async || !fold_job(op, out, in, reduced, &job)) return false;
+  const DlaGpuOps& ops = b->ops();
+  auto [stream, keep] = b->resolve(dev.index, nullptr);
+  size_t need = 0;
+  int err = ops.fold_async(dev.index, &job, nullptr, &need, stream);
+  if (err == DLA_GPU_UNSUPPORTED) return false;
+  b->check(err, "sizing the scratch memory of a reduction");
+  // Freed in stream order once queued: the passes that use it run first.
+  const Array scratch = Array::empty(Dims{static_cast<int64_t>(need > 0 ? need : 1)}, DType::of(ScalarType::UInt8), dev);
+  err = ops.fold_async(dev.index, &job, scratch.data(), &need, stream);
+  b->check(err, "launching a reduction");
+  return true;
+}
+
 void fold(FoldOp f, const Array& out, const Array& in, const bool* reduced) {
-  combine_into(op_of(f), out, tree_fold(op_of(f), in, reduced));
+  const OpId op = op_of(f);
+  if (fold_kernel(op, out, in, reduced)) return;
+  combine_into(op, out, tree_fold(op, in, reduced));
 }
 
 void divide(const Array& out, double divisor) {
