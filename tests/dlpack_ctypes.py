@@ -7,6 +7,7 @@ capsules made with PyCapsule_New, and deleters that count their calls; and excha
 tables whose functions are Python callbacks that count theirs.
 """
 import ctypes
+import sys
 from ctypes import (CFUNCTYPE, POINTER, PYFUNCTYPE, Structure, c_char_p, c_int, c_int32, c_int64,
                     c_uint8, c_uint16, c_uint32, c_uint64, c_void_p, py_object)
 
@@ -100,7 +101,10 @@ ManagedToPyFn = PYFUNCTYPE(c_int, POINTER(DLManagedTensorVersioned), POINTER(c_v
 DLTensorFromPyFn = PYFUNCTYPE(c_int, py_object, POINTER(DLTensor))
 StreamFn = PYFUNCTYPE(c_int, c_int32, c_int32, POINTER(c_void_p))
 
-_api = ctypes.pythonapi
+# A handle of our own on the interpreter's C API, not ctypes.pythonapi: that one is shared, and
+# libraries imported later change its functions' argtypes (on the GPU machine, one made
+# Py_DecRef take a py_object, so steal_object decremented a temporary int instead).
+_api = ctypes.PyDLL(None) if sys.platform != "win32" else ctypes.PyDLL(ctypes.pythonapi._name)
 _api.PyCapsule_New.restype = py_object
 _api.PyCapsule_New.argtypes = [c_void_p, c_char_p, c_void_p]
 _api.PyCapsule_GetPointer.restype = c_void_p
