@@ -6,11 +6,13 @@
 // checked on machines without a GPU. Its "device memory" is host memory that dlarray calls
 // rocm:N. It logs every call, and it rejects what a real runtime would: unknown or
 // destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
-// Its elementwise jobs run the GPU's own element bodies on the host, and its segmented sort
-// stands in for CUB's and rocPRIM's with std::stable_sort.
+// Its elementwise jobs run the GPU's own element bodies on the host, its segmented sort
+// stands in for CUB's and rocPRIM's with std::stable_sort, and its GEMM for cuBLAS's with a
+// plain column-major triple loop.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -64,10 +66,12 @@ const char* error_string(int err) {
     case kMisaligned: return "fake: misaligned word access";
     case kBadStream: return "fake: invalid (unknown or destroyed) stream";
     case kBadPointer: return "fake: pointer not allocated here";
+    case DLA_GPU_LIBRARY_MISSING: return "fake: cuBLAS could not be loaded (pip install nvidia-cublas)";
+    case DLA_GPU_BLAS_STATUS - 3: return "fake: BLAS status 3 (out of memory)";
   }
   return "fake: unknown error";
 }
-int is_out_of_memory(int err) { return err == kOutOfMemory; }
+int is_out_of_memory(int err) { return err == kOutOfMemory || err == DLA_GPU_BLAS_STATUS - 3; }
 int device_count(int* out) {
   *out = kDevices;
   return kOk;
@@ -211,10 +215,11 @@ bool in_device_block(const void* p, size_t n) {
   return q + n <= base + std::max<size_t>(it->second.first, 1);
 }
 
-bool overlap(const void* a, const void* b, size_t n) {
+bool overlap_ranges(const void* a, size_t na, const void* b, size_t nb) {
   const char *p = static_cast<const char*>(a), *q = static_cast<const char*>(b);
-  return p < q + n && q < p + n;
+  return p < q + nb && q < p + na;
 }
+bool overlap(const void* a, const void* b, size_t n) { return overlap_ranges(a, n, b, n); }
 
 // The library sort a GPU runs (CUB, rocPRIM) as std::stable_sort per row, over the same job.
 // It asks for scratch memory as the libraries do (some bytes per row), so the core's sizing
@@ -265,6 +270,69 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* j, void* temp, s
     case 8: stable_sort_rows<uint64_t>(*j); break;
   }
   log("segmented_sort", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->segments)));
+  return kOk;
+}
+
+// The vendor BLAS's strided-batched GEMM (gpu_ops.h: DlaGpuGemm) as a column-major triple loop,
+// with the checks cuBLAS makes (sizes, leading dimensions) and those a device would trip over
+// (operands outside "device" blocks, an output overlapping an input). set_gemm_error makes it
+// fail as a library would (tests of the core's error messages).
+int g_gemm_error = 0;
+
+template <class T>
+void host_gemm(const DlaGpuGemm& j) {
+  for (int64_t p = 0; p < j.batch; ++p) {
+    const T* a = static_cast<const T*>(j.a) + p * j.stride_a;
+    const T* b = static_cast<const T*>(j.b) + p * j.stride_b;
+    T* c = static_cast<T*>(j.c) + p * j.stride_c;
+    for (int64_t col = 0; col < j.n; ++col)
+      for (int64_t row = 0; row < j.m; ++row) {
+        T acc = T(0);
+        for (int64_t q = 0; q < j.k; ++q)
+          acc += (j.trans_a ? a[q + row * j.lda] : a[row + q * j.lda]) *
+                 (j.trans_b ? b[col + q * j.ldb] : b[q + col * j.ldb]);
+        c[row + col * j.ldc] = acc;
+      }
+  }
+}
+
+// The bytes from a stored (rows x cols, leading dimension ld) matrix's first to last element
+// over the batch; false when they leave the "device" block they start in.
+bool gemm_operand_ok(const void* p, int64_t rows, int64_t cols, int64_t ld, int64_t stride, int64_t batch,
+                     int64_t item, size_t* span) {
+  if (ld < std::max<int64_t>(1, rows) || stride < 0) return false;
+  *span = static_cast<size_t>(((rows - 1) + (cols - 1) * ld + (batch - 1) * stride + 1) * item);
+  return in_device_block(p, *span);
+}
+
+int gemm_async(int device, const DlaGpuGemm* j, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (g_gemm_error) return g_gemm_error;
+  int64_t item = 0;
+  switch (static_cast<dla::ScalarType>(j->dtype)) {
+    case dla::ScalarType::Float32: item = 4; break;
+    case dla::ScalarType::Float64: item = 8; break;
+    case dla::ScalarType::Complex64: item = 8; break;
+    case dla::ScalarType::Complex128: item = 16; break;
+    default: return DLA_GPU_UNSUPPORTED;
+  }
+  if (j->m < 1 || j->n < 1 || j->k < 1 || j->batch < 1) return kBadPointer;
+  size_t sa, sb, sc;
+  if (!gemm_operand_ok(j->a, j->trans_a ? j->k : j->m, j->trans_a ? j->m : j->k, j->lda, j->stride_a, j->batch, item, &sa) ||
+      !gemm_operand_ok(j->b, j->trans_b ? j->n : j->k, j->trans_b ? j->k : j->n, j->ldb, j->stride_b, j->batch, item, &sb) ||
+      !gemm_operand_ok(j->c, j->m, j->n, j->ldc, j->stride_c, j->batch, item, &sc))
+    return kBadPointer;
+  if (overlap_ranges(j->c, sc, j->a, sa) || overlap_ranges(j->c, sc, j->b, sb)) return kBadPointer;
+  if (j->batch > 1 && j->stride_c < j->m + (j->n - 1) * j->ldc) return kBadPointer;  // C's matrices overlap
+  switch (static_cast<dla::ScalarType>(j->dtype)) {
+    case dla::ScalarType::Float32: host_gemm<float>(*j); break;
+    case dla::ScalarType::Float64: host_gemm<double>(*j); break;
+    case dla::ScalarType::Complex64: host_gemm<std::complex<float>>(*j); break;
+    default: host_gemm<std::complex<double>>(*j); break;
+  }
+  log("gemm", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
   return kOk;
 }
 
@@ -365,7 +433,7 @@ DlaGpuOps kOps = {
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
-    &segmented_sort_async, INT64_MAX,
+    &segmented_sort_async, INT64_MAX, &gemm_async,
 };
 
 }  // namespace
@@ -410,6 +478,12 @@ PYBIND11_MODULE(_fake_gpu, m) {
     kOps.sort_max_items = g_sort_max_items = n;
     return before;
   }, "Sets the most pairs one segmented_sort_async call takes; returns the previous limit.");
+  m.def("set_gemm_error", [](int code) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    const int before = g_gemm_error;
+    g_gemm_error = code;
+    return before;
+  }, "Makes gemm_async return `code` (0: work again), e.g. DLA_GPU_LIBRARY_MISSING (-2); returns the previous.");
   m.def("live_host_blocks", []() {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_host_blocks.size();

@@ -1,4 +1,5 @@
-// gpu_ops.cu — the vendor half of the GPU backend: memory, streams, events, copy/fill kernels.
+// gpu_ops.cu — the vendor half of the GPU backend: memory, streams, events, copy/fill kernels,
+// and the entries into the vendor libraries (cuBLAS: backends/cuda/cublas.cpp).
 //
 // Compiled twice from this one file: by nvcc as CUDA (namespace dla::cuda, linked into
 // dlarray._core with the static CUDA runtime) and by hipcc as HIP with -DDLA_GPU_HIP
@@ -10,6 +11,9 @@
 
 #include "backends/gpu/gpu_ops.h"
 #include "backends/gpu/gpu_runtime.h"
+#if !defined(DLA_GPU_HIP)
+#include "backends/cuda/cuda_libraries.h"  // cuBLAS, loaded at run time
+#endif
 
 namespace dla {
 namespace DLA_GPU_NS {
@@ -143,8 +147,20 @@ int launch_word(const DlaGpuStrided& job, gpuStream_t stream) {
 
 // ---- the table's functions -----------------------------------------------------------------
 
-const char* error_string(int err) { return gpuGetErrorString(static_cast<gpuError_t>(err)); }
-int is_out_of_memory(int err) { return err == static_cast<int>(gpuErrorOutOfMemory); }
+// Negative codes are dlarray's own (gpu_ops.h), the others the runtime's.
+const char* error_string(int err) {
+#if !defined(DLA_GPU_HIP)
+  if (const char* s = library_error_string(err)) return s;
+#endif
+  if (err == DLA_GPU_UNSUPPORTED) return "not supported by this backend";
+  return gpuGetErrorString(static_cast<gpuError_t>(err));
+}
+int is_out_of_memory(int err) {
+#if !defined(DLA_GPU_HIP)
+  if (library_out_of_memory(err)) return 1;
+#endif
+  return err == static_cast<int>(gpuErrorOutOfMemory);
+}
 
 int device_count(int* out) {
   *out = 0;
@@ -240,6 +256,18 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* job, void* temp,
   }
   DLA_ON_DEVICE(device);
   return launch_segmented_sort(*job, temp, temp_bytes, stream);
+}
+
+// hipBLAS is not wired up (nor installed where dlarray is built): the core raises
+// NotImplementedError for matmul of floating dtypes on ROCm devices.
+int gemm_async(int device, const DlaGpuGemm* job, void* stream) {
+#if defined(DLA_GPU_HIP)
+  static_cast<void>(device), static_cast<void>(job), static_cast<void>(stream);
+  return DLA_GPU_UNSUPPORTED;
+#else
+  DLA_ON_DEVICE(device);
+  return cublas_gemm(device, *job, stream);
+#endif
 }
 
 int stream_create(int device, int non_blocking, void** out) {
@@ -387,6 +415,7 @@ const DlaGpuOps kOps = {
 #else
     INT64_MAX,  // CUB's sorts take 64-bit item counts
 #endif
+    &gemm_async,
 };
 
 }  // namespace

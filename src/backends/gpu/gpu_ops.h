@@ -16,11 +16,12 @@
 extern "C" {
 #endif
 
-/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise or DlaGpuSegmentedSort changes
- * layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5: the
- * search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
- * install instead of answering them DLA_GPU_UNSUPPORTED). */
-#define DLA_GPU_OPS_ABI 5
+/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise, DlaGpuSegmentedSort or DlaGpuGemm
+ * changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5:
+ * the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
+ * install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, the MATMUL element job
+ * and dlarray's own negative error codes). */
+#define DLA_GPU_OPS_ABI 6
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -51,8 +52,18 @@ typedef struct DlaGpuStrided {
 /* Dtype codes of a cast job beyond dla::ScalarType: the 16-bit floating-point storage types. */
 #define DLA_GPU_FLOAT16 100
 #define DLA_GPU_BFLOAT16 101
-/* Returned by elementwise_async for an (op, dtype) pair its kernels do not cover. */
+/* Returned by elementwise_async for an (op, dtype) pair its kernels do not cover (and by
+ * gemm_async where the backend has no BLAS). */
 #define DLA_GPU_UNSUPPORTED (-1)
+/* dlarray's own error codes beside the vendor runtime's (which are positive); the table's
+ * error_string and is_out_of_memory answer them too.
+ * LIBRARY_MISSING: a vendor library loaded at run time (cuBLAS) could not be found or lacks a
+ *   function; error_string says which, where it was looked for and what to install (the text of
+ *   the calling thread's last such failure).
+ * BLAS_STATUS - s / FFT_STATUS - s: the vendor BLAS / FFT library returned status s != 0. */
+#define DLA_GPU_LIBRARY_MISSING (-2)
+#define DLA_GPU_BLAS_STATUS (-1000)
+#define DLA_GPU_FFT_STATUS (-2000)
 /* The element jobs around a sort (src/backends/gpu/gpu_sort.cpp), run by elementwise_async
  * with the kernels of gpu_elementwise_kernels.h; `dtype` is the sorted array's.
  * SORT_KEY: operand 0 (the unsigned integer of the dtype's width) = the order key of operand 1
@@ -85,6 +96,13 @@ typedef struct DlaGpuStrided {
 #define DLA_GPU_OP_SEARCH (-6)
 #define DLA_GPU_OP_COMPACT (-7)
 #define DLA_GPU_OP_SCATTER (-8)
+/* The integer matrix product (src/backends/gpu/gpu_linalg.cpp), one output element per index:
+ * MATMUL: operand 0 (dtype) = sum over p < scalar[1][1] of operand 1 at data[1] + offset_1 +
+ *   p * scalar[1][0] times operand 2 at data[2] + offset_2 + p * scalar[2][0], with wrap-around
+ *   (modulo 2^bits) arithmetic as the CPU's integer kernel. The index space is the output's
+ *   (..., M, N); operand 1's strides locate the row of x1 (0 along N), operand 2's the column of
+ *   x2 (0 along M); scalar[k][0] is the byte stride along the contracted axis. Integer dtypes. */
+#define DLA_GPU_OP_MATMUL (-9)
 #define DLA_GPU_FLAG_ARGMIN 2
 #define DLA_GPU_FLAG_RIGHT 4
 #define DLA_GPU_FLAG_CANONICAL 8
@@ -125,6 +143,28 @@ typedef struct DlaGpuSegmentedSort {
   int32_t key_bytes; /* 1, 2, 4 or 8 */
   int32_t reserved;
 } DlaGpuSegmentedSort;
+
+/* One strided batch of matrix products in BLAS's column-major convention (cuBLAS's
+ * ?gemmStridedBatched): for i < batch, C_i = op(A_i) op(B_i), where X_i starts `stride_x`
+ * elements after X_(i-1); op(A_i) is m x k, op(B_i) is k x n and C_i m x n. op is the stored
+ * matrix itself (trans 0) or its transpose (1); each is stored column-major with its leading
+ * dimension (ld >= max(1, its rows as stored)). A stride of 0 uses one matrix for the whole
+ * batch (broadcasting); C's matrices overlap neither each other nor A's or B's. Computed in the
+ * dtype's own precision (never TF32 or another reduced-precision mode). The core
+ * (src/backends/gpu/gpu_linalg.cpp) hands row-major operands over by swapping A and B. */
+typedef struct DlaGpuGemm {
+  int32_t dtype; /* dla::ScalarType: float32, float64, complex64 or complex128 */
+  int32_t trans_a, trans_b;
+  int32_t reserved;
+  int64_t m, n, k; /* >= 1 */
+  int64_t batch;   /* >= 1 */
+  const void* a;
+  int64_t lda, stride_a;
+  const void* b;
+  int64_t ldb, stride_b;
+  void* c;
+  int64_t ldc, stride_c;
+} DlaGpuGemm;
 
 typedef struct DlaGpuOps {
   uint32_t abi;            /* DLA_GPU_OPS_ABI */
@@ -184,6 +224,10 @@ typedef struct DlaGpuOps {
   /* The most pairs one segmented_sort_async call may sort (the vendor library's item count
    * type); the core splits larger jobs by rows, and refuses a single longer row. */
   int64_t sort_max_items;
+
+  /* A DlaGpuGemm through the vendor BLAS, loaded on first use (DLA_GPU_LIBRARY_MISSING when it
+   * cannot be), on `stream`; DLA_GPU_UNSUPPORTED where the backend has no BLAS. */
+  int (*gemm_async)(int device, const DlaGpuGemm* job, void* stream);
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */
