@@ -75,5 +75,6 @@ def test_the_environment_variable_is_the_only_place_searched(a_library, tmp_path
     out = run(str(empty))
     # Not even libc.so.6 (loaded in every process) is taken from elsewhere while it is set.
     assert out.startswith("ERROR") and "DLARRAY_GPU_LIBRARY_PATH" in out and str(empty) in out, out
+    assert "pip install dlarray[cuda]" in out and "pip install x" in out, out
     out = run(f"{empty}:{full}")
     assert os.path.samefile(out.strip(), full / SONAME), out

@@ -73,6 +73,10 @@ std::string joined(const char* const* list, const char* sep) {
   return s;
 }
 
+std::string install_hint(const VendorLibrarySpec& spec) {
+  return std::string("Install it with `pip install dlarray[") + spec.extra + "]` (or `pip install " + spec.package + "`)";
+}
+
 }  // namespace
 
 void set_search_path_provider(SearchPathProvider provider) { g_provider.store(provider); }
@@ -84,7 +88,8 @@ void* open_vendor_library(const VendorLibrarySpec& spec, std::string* why) {
     const std::vector<std::string> dirs = split_path(only);
     if (void* h = try_dirs(spec, dirs, false, &first_error)) return h;
     *why = spec.name + std::string(" (") + names + ") was not found in DLARRAY_GPU_LIBRARY_PATH ('" + only +
-           "', the only place searched while it is set)" + (first_error.empty() ? "" : ": " + first_error);
+           "', the only place searched while it is set)" + (first_error.empty() ? "" : " (" + first_error + ")") +
+           ". " + install_hint(spec);
     return nullptr;
   }
   for (const char* const* so = spec.sonames; *so; ++so)
@@ -103,9 +108,8 @@ void* open_vendor_library(const VendorLibrarySpec& spec, std::string* why) {
   if (void* h = try_dirs(spec, dirs, true, &first_error)) return h;
   *why = spec.name + std::string(" (") + names + ") could not be loaded: looked on the system's library path and in " +
          joined(spec.wheel_dirs, ", ") + " under dlarray's site-packages and " + std::to_string(from_python) +
-         " sys.path entries" + (first_error.empty() ? "" : " (" + first_error + ")") +
-         ". Install it with `pip install dlarray[" + spec.extra + "]` (or `pip install " + spec.package +
-         "`), or point DLARRAY_GPU_LIBRARY_PATH at the directory that holds it";
+         " sys.path entries" + (first_error.empty() ? "" : " (" + first_error + ")") + ". " + install_hint(spec) +
+         ", or point DLARRAY_GPU_LIBRARY_PATH at the directory that holds it";
   return nullptr;
 }
 
