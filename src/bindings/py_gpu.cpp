@@ -4,7 +4,8 @@
 // Both submodules are bound from one template over the device kind, whether or not the
 // backend is present: without it (or without a device) device_count() is 0 and everything
 // that needs a device raises ValueError naming it. dlarray/cuda.py and rocm.py re-export them.
-// It also hands sys.path to the vendor library loader (backends/gpu/vendor_library.h).
+// It also hands sys.path to the vendor library loader (backends/gpu/vendor_library.h) and binds
+// the GPU half of dlarray.fft (_gpu_fft).
 #include "bindings/py_gpu.h"
 
 #include <pybind11/stl.h>
@@ -18,8 +19,10 @@
 #include <vector>
 
 #include "backends/gpu/gpu_backend.h"
+#include "backends/gpu/gpu_fft.h"
 #include "backends/gpu/vendor_library.h"
 #include "bindings/bindings.h"
+#include "bindings/py_array.h"
 #include "bindings/py_dtype_device.h"
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -273,6 +276,23 @@ void bind_gpu(pyb::module_& m) {
         gpu::uninstall_backend(kind == "cuda" ? kDLCUDA : kDLROCM);
       },
       pyb::arg("kind"), "Unregister a GPU backend (tests swap in a fake one).");
+  m.def(
+      "_gpu_fft",
+      [](pyb::handle x, int kind, const std::vector<int>& axes, const std::vector<int64_t>& lengths, bool forward,
+         double scale, bool reverse, const std::string& fname) {
+        if (kind < 0 || kind > 2) throw ValueError("_gpu_fft: kind must be 0 (C2C), 1 (R2C) or 2 (C2R)");
+        const Array& a = unwrap(x, "fft: x");
+        Array out;
+        {
+          // Always without the GIL: the cuFFT loader holds its lock while it reads sys.path.
+          pyb::gil_scoped_release nogil;
+          out = gpu::gpu_fft(a, static_cast<gpu::FftKind>(kind), axes, lengths, forward, scale, reverse, fname);
+        }
+        return wrap(std::move(out));
+      },
+      pyb::arg("x"), pyb::arg("kind"), pyb::arg("axes"), pyb::arg("lengths"), pyb::arg("forward"), pyb::arg("scale"),
+      pyb::arg("reverse"), pyb::arg("fname"),
+      "The GPU half of dlarray.fft (src/backends/gpu/gpu_fft.h): arguments already resolved by fft.py.");
   m.def(
       "_open_vendor_library",
       [](const std::string& name, const std::vector<std::string>& sonames, const std::vector<std::string>& wheel_dirs,

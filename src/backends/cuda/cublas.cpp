@@ -26,7 +26,6 @@ namespace {
 using Handle = void*;  // cublasHandle_t
 using Status = int;    // cublasStatus_t
 constexpr int kOpN = 0, kOpT = 1;  // cublasOperation_t
-constexpr Status kStatusAllocFailed = 3;
 constexpr int kMaxDevices = 64;
 
 template <class T>
@@ -51,18 +50,18 @@ const char* const kWheelDirs[] = {"nvidia/cu13/lib", "nvidia/cublas/lib", nullpt
 const gpu::VendorLibrarySpec kSpec = {"cuBLAS", kSonames, kWheelDirs, "nvidia-cublas", "cuda"};
 
 std::atomic<const Cublas*> g_cublas{nullptr};
-thread_local std::string t_error;  // the text behind this thread's last DLA_GPU_LIBRARY_MISSING
 
 template <class F>
 bool resolve(void* lib, const char* name, F* out) {
   *out = reinterpret_cast<F>(dlsym(lib, name));
   if (*out) return true;
-  t_error = std::string("the cuBLAS found lacks ") + name + " (dlarray needs cuBLAS 12 or newer): install a current "
-            "one with `pip install dlarray[cuda]` (or `pip install nvidia-cublas`)";
+  set_library_missing(std::string("the cuBLAS found lacks ") + name +
+                      " (dlarray needs cuBLAS 12 or newer): install a current one with `pip install dlarray[cuda]` "
+                      "(or `pip install nvidia-cublas`)");
   return false;
 }
 
-// The resolved functions; nullptr (the reason in t_error) when cuBLAS cannot be loaded. No lock
+// The resolved functions; nullptr (the reason recorded by set_library_missing) when cuBLAS cannot be loaded. No lock
 // is held while loading (the sys.path lookup takes the GIL): two threads may both load, and the
 // first to publish wins.
 const Cublas* cublas() {
@@ -70,7 +69,7 @@ const Cublas* cublas() {
   std::string why;
   void* lib = gpu::open_vendor_library(kSpec, &why);
   if (!lib) {
-    t_error = why;
+    set_library_missing(why);
     return nullptr;
   }
   auto* c = new Cublas{};
@@ -154,19 +153,9 @@ int cublas_gemm(int device, const DlaGpuGemm& job, void* stream) {
   return s ? DLA_GPU_BLAS_STATUS - s : 0;
 }
 
-const char* library_error_string(int err) {
-  if (err == DLA_GPU_LIBRARY_MISSING) return t_error.c_str();
-  if (err <= DLA_GPU_BLAS_STATUS && err > DLA_GPU_FFT_STATUS) {
-    const Status s = DLA_GPU_BLAS_STATUS - err;
-    const Cublas* c = g_cublas.load(std::memory_order_acquire);
-    const char* name = c && c->status_string ? c->status_string(s) : nullptr;
-    static thread_local std::string text;
-    text = "cuBLAS status " + std::to_string(s) + (name ? std::string(" (") + name + ")" : std::string());
-    return text.c_str();
-  }
-  return nullptr;
+const char* cublas_status_name(int status) {
+  const Cublas* c = g_cublas.load(std::memory_order_acquire);
+  return c && c->status_string ? c->status_string(status) : nullptr;
 }
-
-bool library_out_of_memory(int err) { return err == DLA_GPU_BLAS_STATUS - kStatusAllocFailed; }
 
 }  // namespace dla::cuda

@@ -19,8 +19,8 @@ extern "C" {
 /* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise, DlaGpuSegmentedSort or DlaGpuGemm
  * changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5:
  * the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
- * install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, the MATMUL element job
- * and dlarray's own negative error codes). */
+ * install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, fft_async, the MATMUL
+ * element job and dlarray's own negative error codes). */
 #define DLA_GPU_OPS_ABI 6
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
@@ -57,7 +57,7 @@ typedef struct DlaGpuStrided {
 #define DLA_GPU_UNSUPPORTED (-1)
 /* dlarray's own error codes beside the vendor runtime's (which are positive); the table's
  * error_string and is_out_of_memory answer them too.
- * LIBRARY_MISSING: a vendor library loaded at run time (cuBLAS) could not be found or lacks a
+ * LIBRARY_MISSING: a vendor library loaded at run time (cuBLAS, cuFFT) could not be found or lacks a
  *   function; error_string says which, where it was looked for and what to install (the text of
  *   the calling thread's last such failure).
  * BLAS_STATUS - s / FFT_STATUS - s: the vendor BLAS / FFT library returned status s != 0. */
@@ -166,6 +166,32 @@ typedef struct DlaGpuGemm {
   int64_t ldc, stride_c;
 } DlaGpuGemm;
 
+/* The kinds of DlaGpuFft. */
+#define DLA_GPU_FFT_C2C 0
+#define DLA_GPU_FFT_R2C 1
+#define DLA_GPU_FFT_C2R 2
+/* `batch` discrete Fourier transforms over the `rank` innermost axes, of lengths n[0..rank)
+ * (innermost last), of C-contiguous arrays (cuFFT's cufftMakePlanMany64 with packed layouts):
+ *   C2C: complex in, complex out of the same shape (in == out allowed); exponent sign
+ *        `direction` (-1 forward, +1 inverse), unnormalized;
+ *   R2C: real in, complex out with n[rank-1] / 2 + 1 entries along the innermost axis (sign -1);
+ *   C2R: the reverse (sign +1), the input's imaginary parts that a Hermitian signal cannot have
+ *        ignored; the input is overwritten (as cuFFT's C2R may do).
+ * `dtype` is the complex dtype: complex64 (single precision) or complex128 (double). Every real
+ * number of the output is then multiplied by `scale` (1: left alone; the norm= modes). Scratch
+ * memory as segmented_sort_async: with temp == NULL only *temp_bytes is written. */
+typedef struct DlaGpuFft {
+  int32_t kind;
+  int32_t dtype;
+  int32_t rank;      /* 1..3 */
+  int32_t direction; /* C2C only */
+  int64_t n[3];
+  int64_t batch;     /* >= 1 */
+  void* in;
+  void* out;
+  double scale;
+} DlaGpuFft;
+
 typedef struct DlaGpuOps {
   uint32_t abi;            /* DLA_GPU_OPS_ABI */
   int32_t device_type;     /* DLPack device types of the three memory kinds; */
@@ -228,6 +254,9 @@ typedef struct DlaGpuOps {
   /* A DlaGpuGemm through the vendor BLAS, loaded on first use (DLA_GPU_LIBRARY_MISSING when it
    * cannot be), on `stream`; DLA_GPU_UNSUPPORTED where the backend has no BLAS. */
   int (*gemm_async)(int device, const DlaGpuGemm* job, void* stream);
+  /* A DlaGpuFft through the vendor FFT library (likewise loaded on first use, likewise
+   * DLA_GPU_UNSUPPORTED without one), its scratch memory `temp` from the core. */
+  int (*fft_async)(int device, const DlaGpuFft* job, void* temp, size_t* temp_bytes, void* stream);
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */
