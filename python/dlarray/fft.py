@@ -1,6 +1,8 @@
-"""dlarray.fft: the array API `fft` extension (2025.12) on CPU.
+"""dlarray.fft: the array API `fft` extension (2025.12) on CPU and on GPU arrays.
 
-No FFT is written here. The transforms are pocketfft, through `scipy.fft` when SciPy is installed
+No FFT is written here. On GPU arrays (cuda:N, rocm:N) the transforms are cuFFT's, through
+`_core._gpu_fft` (src/backends/gpu/gpu_fft.h), given the lengths, axes and norm factor resolved
+here. On the CPU they are pocketfft, through `scipy.fft` when SciPy is installed
 (threads with `workers=` for large inputs) and through `numpy.fft` otherwise (NumPy >= 2.0 keeps
 float32 as complex64, as scipy.fft does). Either is called on a zero-copy, possibly read-only NumPy
 view of the dlarray memory (`numpy.from_dlpack`) and its result is wrapped without a copy
@@ -9,7 +11,7 @@ every benchmark size (float32 about 3x less), and it can use threads (benchmarks
 figures in the README).
 This file owns what the standard asks beyond the backend: argument checks with the exceptions the
 standard names (TypeError for dtypes, ValueError for n, s, axes, norm), the dtype rules, and a clean
-error for arrays on devices without FFT kernels yet. NumPy and SciPy are imported by the first
+error for arrays on devices without FFT kernels yet (ROCm: no hipFFT wired up). NumPy and SciPy are imported by the first
 transform, not by `import dlarray` (NumPy alone costs ~60 ms there, SciPy ~250 ms).
 """
 from . import _core
@@ -86,6 +88,52 @@ def _operand(x, accepted, name):
     return a
 
 
+# ---- GPU arrays ------------------------------------------------------------------------------
+_GPU_DEVICE_TYPES = (2, 10)  # kDLCUDA, kDLROCM: the vendor FFT runs on the device
+_GPU_DTYPES = {_FLOATING: (_core.float32, _core.float64, _core.complex64, _core.complex128),
+               _REAL: (_core.float32, _core.float64)}
+# name -> (kind: 0 C2C, 1 R2C, 2 C2R; forward: the exponent sign is -1 and norm="backward" leaves
+# it unscaled; reverse). hfft and ihfft conjugate, which gpu_fft does without a complex kernel:
+# hfft(a) = irfft(conj(a)) with the forward norm is C2R read at -t, ihfft(a) = conj(rfft(a)) with
+# the inverse norm is R2C of a read at -t.
+_GPU_PLAN = {"fft": (0, True, False), "ifft": (0, False, False), "rfft": (1, True, False),
+             "irfft": (2, False, False), "hfft": (2, True, True), "ihfft": (1, False, True),
+             "fftn": (0, True, False), "ifftn": (0, False, False), "rfftn": (1, True, False),
+             "irfftn": (2, False, False)}
+
+
+def _on_gpu(x, accepted, name):
+    """Whether x is a GPU array for the device FFT (after the type and dtype checks); False for CPU."""
+    if type(x) is not _Array:
+        raise TypeError(f"fft.{name}: x must be a dlarray.Array, got {type(x).__name__}")
+    dev = x.__dlpack_device__()
+    if dev == _CPU or dev[0] not in _GPU_DEVICE_TYPES:
+        return False
+    if x.dtype not in _GPU_DTYPES[accepted]:
+        raise TypeError(f"fft.{name}: x has dtype {x.dtype}; expected {_EXPECTED[accepted]}")
+    return True
+
+
+def _gpu_run(name, x, lengths, axes, norm):
+    """The device transform of x over `axes` with logical lengths `lengths`, scaled for `norm`."""
+    if norm is None:
+        norm = "backward"
+    if norm not in _NORMS:
+        raise ValueError(f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
+    kind, forward, reverse = _GPU_PLAN[name]
+    for length in lengths:
+        if length < 1:
+            raise ValueError(f"fft.{name}: invalid number of data points ({length}) specified")
+    total = 1
+    for length in lengths:
+        total *= length
+    if norm == "ortho":
+        scale = total ** -0.5
+    else:
+        scale = 1.0 if (norm == "backward") == forward else 1.0 / total
+    return _core._gpu_fft(x, kind, list(axes), list(lengths), forward, scale, reverse, f"fft.{name}")
+
+
 def _axis(name, arg, axis, ndim):
     """A validated axis in [0, ndim); ValueError (the standard's rule) when out of range."""
     try:
@@ -122,7 +170,18 @@ def _make_1d(name, accepted, doc):
     """Builds a 1-D transform (fft ifft rfft irfft hfft ihfft) over the backend's function `name`."""
     impl = _IMPL
 
+    half_input = name in ("irfft", "hfft")  # n defaults to 2*(m-1) output points
+
     def transform(x, /, *, n=None, axis=-1, norm="backward"):
+        if _on_gpu(x, accepted, name):
+            ndim = x.ndim
+            if type(axis) is not int or not -ndim <= axis < ndim:
+                axis = _axis(name, "axis", axis, ndim)
+            axis = axis + ndim if axis < 0 else axis
+            if n is not None and (type(n) is not int or n < 1):
+                n = _length(name, "n", n)
+            m = x.shape[axis]
+            return _gpu_run(name, x, [n if n is not None else (2 * (m - 1) if half_input else m)], [axis], norm)
         a = _operand(x, accepted, name)
         ndim = a.ndim
         if type(axis) is not int or not -ndim <= axis < ndim:
@@ -182,6 +241,14 @@ def _make_nd(name, accepted, real_last, doc):
     impl = _IMPL
 
     def transform(x, /, *, s=None, axes=None, norm="backward"):
+        if _on_gpu(x, accepted, name):
+            shape = x.shape
+            s, axes = _s_axes(name, shape, s, axes, real_last)
+            if s is None:
+                s = [shape[ax] for ax in axes]
+                if real_last == "output" and axes:
+                    s[-1] = 2 * (shape[axes[-1]] - 1)
+            return _gpu_run(name, x, s, axes, norm)
         a = _operand(x, accepted, name)
         if axes is not None or s is not None or a.ndim == 0:
             s, axes = _s_axes(name, a.shape, s, axes, real_last)

@@ -4,15 +4,25 @@
 // Both submodules are bound from one template over the device kind, whether or not the
 // backend is present: without it (or without a device) device_count() is 0 and everything
 // that needs a device raises ValueError naming it. dlarray/cuda.py and rocm.py re-export them.
+// It also hands sys.path to the vendor library loader (backends/gpu/vendor_library.h) and binds
+// the GPU half of dlarray.fft (_gpu_fft).
 #include "bindings/py_gpu.h"
 
+#include <pybind11/stl.h>
+
 #include <Python.h>
+#include <dlfcn.h>
+#include <link.h>
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "backends/gpu/gpu_backend.h"
+#include "backends/gpu/gpu_fft.h"
+#include "backends/gpu/vendor_library.h"
 #include "bindings/bindings.h"
+#include "bindings/py_array.h"
 #include "bindings/py_dtype_device.h"
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -201,6 +211,28 @@ bool try_stream_object(pyb::handle obj, gpu::StreamRef* ref, int* device) {
   return true;
 }
 
+// sys.path, for the vendor library loader (backends/gpu/vendor_library.h): read under the GIL,
+// which the caller (a matmul that released it, on any thread) may not hold.
+std::vector<std::string> python_sys_path() {
+  std::vector<std::string> out;
+#if PY_VERSION_HEX >= 0x030D0000
+  if (!Py_IsInitialized() || Py_IsFinalizing()) return out;
+#else
+  if (!Py_IsInitialized() || _Py_IsFinalizing()) return out;
+#endif
+  const PyGILState_STATE gil = PyGILState_Ensure();
+  if (PyObject* path = PySys_GetObject("path"); path && PyList_Check(path)) {  // borrowed
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(path); ++i) {
+      PyObject* item = PyList_GET_ITEM(path, i);
+      if (!PyUnicode_Check(item)) continue;
+      if (const char* s = PyUnicode_AsUTF8(item)) out.emplace_back(s);
+    }
+  }
+  PyErr_Clear();  // an entry that does not encode is skipped, not an error
+  PyGILState_Release(gil);
+  return out;
+}
+
 }  // namespace
 
 pyb::object run_on_stream(pyb::handle stream, Device device, const std::function<pyb::object()>& fn) {
@@ -232,6 +264,7 @@ pyb::object run_on_stream(pyb::handle stream, Device device, const std::function
 }
 
 void bind_gpu(pyb::module_& m) {
+  gpu::set_search_path_provider(&python_sys_path);
   bind_kind<DeviceKind::CUDA>(m);
   bind_kind<DeviceKind::ROCM>(m);
   m.attr("_gpu_registrar") = pyb::reinterpret_steal<pyb::object>(
@@ -243,6 +276,46 @@ void bind_gpu(pyb::module_& m) {
         gpu::uninstall_backend(kind == "cuda" ? kDLCUDA : kDLROCM);
       },
       pyb::arg("kind"), "Unregister a GPU backend (tests swap in a fake one).");
+  m.def(
+      "_gpu_fft",
+      [](pyb::handle x, int kind, const std::vector<int>& axes, const std::vector<int64_t>& lengths, bool forward,
+         double scale, bool reverse, const std::string& fname) {
+        if (kind < 0 || kind > 2) throw ValueError("_gpu_fft: kind must be 0 (C2C), 1 (R2C) or 2 (C2R)");
+        const Array& a = unwrap(x, "fft: x");
+        Array out;
+        {
+          // Always without the GIL: the cuFFT loader holds its lock while it reads sys.path.
+          pyb::gil_scoped_release nogil;
+          out = gpu::gpu_fft(a, static_cast<gpu::FftKind>(kind), axes, lengths, forward, scale, reverse, fname);
+        }
+        return wrap(std::move(out));
+      },
+      pyb::arg("x"), pyb::arg("kind"), pyb::arg("axes"), pyb::arg("lengths"), pyb::arg("forward"), pyb::arg("scale"),
+      pyb::arg("reverse"), pyb::arg("fname"),
+      "The GPU half of dlarray.fft (src/backends/gpu/gpu_fft.h): arguments already resolved by fft.py.");
+  m.def(
+      "_open_vendor_library",
+      [](const std::string& name, const std::vector<std::string>& sonames, const std::vector<std::string>& wheel_dirs,
+         const std::string& package) {
+        std::vector<const char*> so, dirs;
+        for (const auto& s : sonames) so.push_back(s.c_str());
+        for (const auto& d : wheel_dirs) dirs.push_back(d.c_str());
+        so.push_back(nullptr);
+        dirs.push_back(nullptr);
+        const gpu::VendorLibrarySpec spec{name.c_str(), so.data(), dirs.data(), package.c_str(), "cuda"};
+        std::string why;
+        void* h = nullptr;
+        {
+          pyb::gil_scoped_release nogil;  // as in a matmul: the loader takes the GIL for sys.path
+          h = gpu::open_vendor_library(spec, &why);
+        }
+        if (!h) throw RuntimeError(why);
+        link_map* lm = nullptr;
+        return std::string(dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name ? lm->l_name : "");
+      },
+      pyb::arg("name"), pyb::arg("sonames"), pyb::arg("wheel_dirs"), pyb::arg("package"),
+      "Test hook: the vendor library loader on a library of one's choosing; returns the file it opened "
+      "(never closed) or raises RuntimeError with the loader's message.");
 }
 
 }  // namespace dla::py

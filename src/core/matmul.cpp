@@ -3,6 +3,7 @@
 // before the device kernel runs.
 #include <string>
 
+#include "core/blas_layout.h"
 #include "core/broadcast.h"
 #include "core/cast.h"
 #include "core/copy.h"
@@ -14,16 +15,11 @@
 namespace dla {
 namespace {
 
-// Whether the last two axes of x can be handed to a BLAS routine as they are: one of them
-// unit-stride and the other a positive leading dimension (either order, so transposed views
-// are passed as transposes). Axes of extent 1 may have any stride.
+// Whether the last two axes of x can be handed to a BLAS routine as they are (blas_layout.h):
+// row-major, or column-major passed as a transpose.
 bool blas_friendly(const Array& x) {
   const int d = x.ndim();
-  const int64_t rows = x.shape(d - 2), cols = x.shape(d - 1);
-  const int64_t rs = x.stride(d - 2), cs = x.stride(d - 1);
-  const bool row_major = (cs == 1 || cols == 1) && (rows == 1 || rs >= (cols > 1 ? cols : 1));
-  const bool col_major = (rs == 1 || rows == 1) && (cols == 1 || cs >= (rows > 1 ? rows : 1));
-  return row_major || col_major;
+  return blas_layout(x.shape(d - 2), x.shape(d - 1), x.stride(d - 2), x.stride(d - 1)).ok;
 }
 
 }  // namespace

@@ -6,11 +6,14 @@
 // checked on machines without a GPU. Its "device memory" is host memory that dlarray calls
 // rocm:N. It logs every call, and it rejects what a real runtime would: unknown or
 // destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
-// Its elementwise jobs run the GPU's own element bodies on the host, and its segmented sort
-// stands in for CUB's and rocPRIM's with std::stable_sort.
+// Its elementwise jobs run the GPU's own element bodies on the host, its segmented sort
+// stands in for CUB's and rocPRIM's with std::stable_sort, its GEMM for cuBLAS's with a plain
+// column-major triple loop, and its FFT for cuFFT's with separable O(n^2) DFTs.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -64,10 +67,12 @@ const char* error_string(int err) {
     case kMisaligned: return "fake: misaligned word access";
     case kBadStream: return "fake: invalid (unknown or destroyed) stream";
     case kBadPointer: return "fake: pointer not allocated here";
+    case DLA_GPU_LIBRARY_MISSING: return "fake: cuBLAS could not be loaded (pip install nvidia-cublas)";
+    case DLA_GPU_BLAS_STATUS - 3: return "fake: BLAS status 3 (out of memory)";
   }
   return "fake: unknown error";
 }
-int is_out_of_memory(int err) { return err == kOutOfMemory; }
+int is_out_of_memory(int err) { return err == kOutOfMemory || err == DLA_GPU_BLAS_STATUS - 3; }
 int device_count(int* out) {
   *out = kDevices;
   return kOk;
@@ -211,10 +216,11 @@ bool in_device_block(const void* p, size_t n) {
   return q + n <= base + std::max<size_t>(it->second.first, 1);
 }
 
-bool overlap(const void* a, const void* b, size_t n) {
+bool overlap_ranges(const void* a, size_t na, const void* b, size_t nb) {
   const char *p = static_cast<const char*>(a), *q = static_cast<const char*>(b);
-  return p < q + n && q < p + n;
+  return p < q + nb && q < p + na;
 }
+bool overlap(const void* a, const void* b, size_t n) { return overlap_ranges(a, n, b, n); }
 
 // The library sort a GPU runs (CUB, rocPRIM) as std::stable_sort per row, over the same job.
 // It asks for scratch memory as the libraries do (some bytes per row), so the core's sizing
@@ -265,6 +271,166 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* j, void* temp, s
     case 8: stable_sort_rows<uint64_t>(*j); break;
   }
   log("segmented_sort", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->segments)));
+  return kOk;
+}
+
+// The vendor BLAS's strided-batched GEMM (gpu_ops.h: DlaGpuGemm) as a column-major triple loop,
+// with the checks cuBLAS makes (sizes, leading dimensions) and those a device would trip over
+// (operands outside "device" blocks, an output overlapping an input). set_gemm_error makes it
+// fail as a library would (tests of the core's error messages).
+int g_gemm_error = 0;
+
+template <class T>
+void host_gemm(const DlaGpuGemm& j) {
+  for (int64_t p = 0; p < j.batch; ++p) {
+    const T* a = static_cast<const T*>(j.a) + p * j.stride_a;
+    const T* b = static_cast<const T*>(j.b) + p * j.stride_b;
+    T* c = static_cast<T*>(j.c) + p * j.stride_c;
+    for (int64_t col = 0; col < j.n; ++col)
+      for (int64_t row = 0; row < j.m; ++row) {
+        T acc = T(0);
+        for (int64_t q = 0; q < j.k; ++q)
+          acc += (j.trans_a ? a[q + row * j.lda] : a[row + q * j.lda]) *
+                 (j.trans_b ? b[col + q * j.ldb] : b[q + col * j.ldb]);
+        c[row + col * j.ldc] = acc;
+      }
+  }
+}
+
+// The bytes from a stored (rows x cols, leading dimension ld) matrix's first to last element
+// over the batch; false when they leave the "device" block they start in.
+bool gemm_operand_ok(const void* p, int64_t rows, int64_t cols, int64_t ld, int64_t stride, int64_t batch,
+                     int64_t item, size_t* span) {
+  if (ld < std::max<int64_t>(1, rows) || stride < 0) return false;
+  *span = static_cast<size_t>(((rows - 1) + (cols - 1) * ld + (batch - 1) * stride + 1) * item);
+  return in_device_block(p, *span);
+}
+
+int gemm_async(int device, const DlaGpuGemm* j, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (g_gemm_error) return g_gemm_error;
+  int64_t item = 0;
+  switch (static_cast<dla::ScalarType>(j->dtype)) {
+    case dla::ScalarType::Float32: item = 4; break;
+    case dla::ScalarType::Float64: item = 8; break;
+    case dla::ScalarType::Complex64: item = 8; break;
+    case dla::ScalarType::Complex128: item = 16; break;
+    default: return DLA_GPU_UNSUPPORTED;
+  }
+  if (j->m < 1 || j->n < 1 || j->k < 1 || j->batch < 1) return kBadPointer;
+  size_t sa, sb, sc;
+  if (!gemm_operand_ok(j->a, j->trans_a ? j->k : j->m, j->trans_a ? j->m : j->k, j->lda, j->stride_a, j->batch, item, &sa) ||
+      !gemm_operand_ok(j->b, j->trans_b ? j->n : j->k, j->trans_b ? j->k : j->n, j->ldb, j->stride_b, j->batch, item, &sb) ||
+      !gemm_operand_ok(j->c, j->m, j->n, j->ldc, j->stride_c, j->batch, item, &sc))
+    return kBadPointer;
+  if (overlap_ranges(j->c, sc, j->a, sa) || overlap_ranges(j->c, sc, j->b, sb)) return kBadPointer;
+  if (j->batch > 1 && j->stride_c < j->m + (j->n - 1) * j->ldc) return kBadPointer;  // C's matrices overlap
+  switch (static_cast<dla::ScalarType>(j->dtype)) {
+    case dla::ScalarType::Float32: host_gemm<float>(*j); break;
+    case dla::ScalarType::Float64: host_gemm<double>(*j); break;
+    case dla::ScalarType::Complex64: host_gemm<std::complex<float>>(*j); break;
+    default: host_gemm<std::complex<double>>(*j); break;
+  }
+  log("gemm", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
+  return kOk;
+}
+
+// The vendor FFT (gpu_ops.h: DlaGpuFft) as separable DFTs in double precision over the same job,
+// with cuFFT's contract: scratch asked for and checked, C2R's input overwritten afterwards (so a
+// core that hands it the caller's array is caught), operands inside "device" blocks.
+int g_fft_error = 0;
+using Cd = std::complex<double>;
+constexpr size_t kFakeFftScratch = 48;
+
+// In-place DFT along `axis` of a C-contiguous array of `shape`, exponent sign `sign`.
+void dft_axis(std::vector<Cd>& v, const std::vector<int64_t>& shape, size_t axis, int sign) {
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
+  const int64_t n = shape[axis];
+  std::vector<Cd> row(static_cast<size_t>(n));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      Cd* base = v.data() + o * n * inner + i;
+      for (int64_t k = 0; k < n; ++k) {
+        Cd acc = 0;
+        for (int64_t t = 0; t < n; ++t)
+          acc += base[t * inner] * std::polar(1.0, sign * 2 * M_PI * static_cast<double>((k * t) % n) / n);
+        row[size_t(k)] = acc;
+      }
+      for (int64_t k = 0; k < n; ++k) base[k * inner] = row[size_t(k)];
+    }
+}
+
+template <class R>
+void host_fft(const DlaGpuFft& j) {
+  using C = std::complex<R>;
+  std::vector<int64_t> shape{j.batch};  // the logical (full) shape
+  for (int d = 0; d < j.rank; ++d) shape.push_back(j.n[d]);
+  const int64_t n_last = j.n[j.rank - 1], m = n_last / 2 + 1;
+  std::vector<int64_t> half = shape;
+  half.back() = m;
+  int64_t full_count = 1, half_count = 1;
+  for (size_t d = 0; d < shape.size(); ++d) full_count *= shape[d], half_count *= half[d];
+  if (j.kind == DLA_GPU_FFT_C2C) {
+    std::vector<Cd> v(static_cast<size_t>(full_count));
+    for (int64_t i = 0; i < full_count; ++i) v[size_t(i)] = Cd(static_cast<const C*>(j.in)[i]);
+    for (int d = 1; d <= j.rank; ++d) dft_axis(v, shape, size_t(d), j.direction);
+    for (int64_t i = 0; i < full_count; ++i) static_cast<C*>(j.out)[i] = C(v[size_t(i)] * j.scale);
+  } else if (j.kind == DLA_GPU_FFT_R2C) {
+    std::vector<Cd> v(static_cast<size_t>(full_count));
+    for (int64_t i = 0; i < full_count; ++i) v[size_t(i)] = static_cast<const R*>(j.in)[i];
+    for (int d = 1; d <= j.rank; ++d) dft_axis(v, shape, size_t(d), -1);
+    for (int64_t r = 0; r < full_count / n_last; ++r)
+      for (int64_t k = 0; k < m; ++k) static_cast<C*>(j.out)[r * m + k] = C(v[size_t(r * n_last + k)] * j.scale);
+  } else {
+    std::vector<Cd> h(static_cast<size_t>(half_count));
+    for (int64_t i = 0; i < half_count; ++i) h[size_t(i)] = Cd(static_cast<const C*>(j.in)[i]);
+    for (int d = 1; d < j.rank; ++d) dft_axis(h, half, size_t(d), +1);
+    for (int64_t r = 0; r < half_count / m; ++r)  // the Hermitian completion of each last-axis row
+      for (int64_t t = 0; t < n_last; ++t) {
+        double acc = 0;
+        for (int64_t k = 0; k < n_last; ++k) {
+          const Cd z = k < m ? h[size_t(r * m + k)] : std::conj(h[size_t(r * m + n_last - k)]);
+          acc += (z * std::polar(1.0, 2 * M_PI * static_cast<double>((k * t) % n_last) / n_last)).real();
+        }
+        static_cast<R*>(j.out)[r * n_last + t] = static_cast<R>(acc * j.scale);
+      }
+    std::memset(j.in, 0xff, static_cast<size_t>(half_count) * sizeof(C));  // cuFFT's C2R may overwrite its input
+  }
+}
+
+int fft_async(int device, const DlaGpuFft* j, void* temp, size_t* temp_bytes, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (g_fft_error) return g_fft_error;
+  const bool single = j->dtype == static_cast<int32_t>(dla::ScalarType::Complex64);
+  if (!single && j->dtype != static_cast<int32_t>(dla::ScalarType::Complex128)) return DLA_GPU_UNSUPPORTED;
+  if (j->rank < 1 || j->rank > 3 || j->batch < 1 || j->kind < 0 || j->kind > 2) return kBadPointer;
+  int64_t full = j->batch, half = j->batch;
+  for (int d = 0; d < j->rank; ++d) {
+    if (j->n[d] < 1) return kBadPointer;
+    full *= j->n[d];
+    half *= d == j->rank - 1 ? j->n[d] / 2 + 1 : j->n[d];
+  }
+  if (!temp) {
+    *temp_bytes = kFakeFftScratch;
+    log("fft_scratch", device, stream);
+    return kOk;
+  }
+  if (*temp_bytes < kFakeFftScratch || !in_device_block(temp, *temp_bytes)) return kBadPointer;
+  const size_t real = single ? 4 : 8;
+  const size_t in_bytes = j->kind == DLA_GPU_FFT_R2C ? full * real : (j->kind == DLA_GPU_FFT_C2R ? half : full) * 2 * real;
+  const size_t out_bytes = j->kind == DLA_GPU_FFT_C2R ? full * real : (j->kind == DLA_GPU_FFT_R2C ? half : full) * 2 * real;
+  if (!in_device_block(j->in, in_bytes) || !in_device_block(j->out, out_bytes)) return kBadPointer;
+  if (j->in != j->out && overlap_ranges(j->in, in_bytes, j->out, out_bytes)) return kBadPointer;
+  std::memset(temp, 0xa5, *temp_bytes);
+  if (single) host_fft<float>(*j);
+  else host_fft<double>(*j);
+  log("fft", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
   return kOk;
 }
 
@@ -425,7 +591,7 @@ DlaGpuOps kOps = {
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
-    &segmented_sort_async, INT64_MAX, &fold_async,
+    &segmented_sort_async, INT64_MAX, &gemm_async, &fft_async, &fold_async,
 };
 
 }  // namespace
@@ -470,6 +636,18 @@ PYBIND11_MODULE(_fake_gpu, m) {
     kOps.sort_max_items = g_sort_max_items = n;
     return before;
   }, "Sets the most pairs one segmented_sort_async call takes; returns the previous limit.");
+  m.def("set_gemm_error", [](int code) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    const int before = g_gemm_error;
+    g_gemm_error = code;
+    return before;
+  }, "Makes gemm_async return `code` (0: work again), e.g. DLA_GPU_LIBRARY_MISSING (-2); returns the previous.");
+  m.def("set_fft_error", [](int code) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    const int before = g_fft_error;
+    g_fft_error = code;
+    return before;
+  }, "Makes fft_async return `code` (0: work again); returns the previous.");
   m.def("live_host_blocks", []() {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_host_blocks.size();

@@ -12,6 +12,7 @@
 
 #include "backends/cpu/openblas.h"
 #include "backends/cpu/parallel.h"
+#include "core/blas_layout.h"
 #include "core/dispatch.h"
 #include "core/linalg.h"
 
@@ -33,10 +34,8 @@ struct BlasView {
   lint ld;
 };
 BlasView blas_view(int64_t rows, int64_t cols, int64_t rs, int64_t cs) {
-  if ((cs == 1 || cols == 1) && (rows == 1 || rs >= (cols > 1 ? cols : 1)))
-    return {blas::NoTrans, rows == 1 ? (cols > 1 ? cols : 1) : rs};
-  // Column-major: stored as cols x rows, row-major, leading dimension cs.
-  return {blas::DoTrans, cols == 1 ? (rows > 1 ? rows : 1) : cs};
+  const BlasLayout l = blas_layout(rows, cols, rs, cs);  // ok: core/matmul.cpp copied the operand otherwise
+  return {l.transposed ? blas::DoTrans : blas::NoTrans, l.ld};
 }
 
 // Byte offsets of every matrix of the stack (the leading out.ndim() - 2 axes) in x.

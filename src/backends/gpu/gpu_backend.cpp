@@ -470,7 +470,7 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
                         ops->stream_destroy && ops->stream_synchronize && ops->stream_query && ops->event_create &&
                         ops->event_destroy && ops->event_record && ops->stream_wait_event && ops->event_query &&
                         ops->pool_usage &&
-                        ops->pool_trim && ops->name;
+                        ops->pool_trim && ops->gemm_async && ops->fft_async && ops->name;
   if (!(cuda || rocm) || !complete) {
     *why = "GPU backend table is malformed (device types or missing functions)";
     return false;
@@ -489,6 +489,7 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
   register_gpu_elementwise(b->device_kind());
   register_gpu_reductions(b->device_kind());
   register_gpu_search_sort(b->device_kind());
+  register_gpu_linalg(b->device_kind());
   if (b->has_managed()) {
     auto k = static_cast<DeviceKind>(ops->managed_type);
     register_runtime(k, b);

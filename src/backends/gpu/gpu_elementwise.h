@@ -1,6 +1,6 @@
-// gpu_elementwise.h — elementwise operations, dtype conversions, reductions, sorts and searches
-// on GPU arrays (gpu_elementwise.cpp, gpu_reduce.cpp, gpu_sort.cpp, gpu_search.cpp), registered
-// for a backend's device memory when it is installed.
+// gpu_elementwise.h — elementwise operations, dtype conversions, reductions, sorts, searches and
+// matrix products on GPU arrays (gpu_elementwise.cpp, gpu_reduce.cpp, gpu_sort.cpp, gpu_search.cpp,
+// gpu_linalg.cpp), registered for a backend's device memory when it is installed.
 #pragma once
 #include <string>
 
@@ -34,5 +34,7 @@ Dims byte_strides(const Array& a);
 DlaGpuElementwise blank_job(int32_t op, ScalarType dtype);
 // The statistical reductions and scans (gpu_reduce.cpp), composed from the elementwise kernels.
 void register_gpu_reductions(DeviceKind device_kind);
+// The matrix product (gpu_linalg.cpp): the vendor table's gemm_async, an element job for integers.
+void register_gpu_linalg(DeviceKind device_kind);
 
 }  // namespace dla::gpu

@@ -10,7 +10,7 @@
 // dispatch_elementwise(job, runner) selects the body of the job's (op, dtype) pair, or of
 // its (to, from) pair for a cast, or of a sort's or search's helper job (order keys, row
 // positions, the gather of sorted elements, argmax keys, binary searches, compaction and
-// scatter), and calls runner.template run<Body>(job); the runner is a
+// scatter) or of the integer matrix product, and calls runner.template run<Body>(job); the runner is a
 // kernel launch on a GPU and a loop on the host. Complex dtypes are not covered yet (the
 // functors use std::complex, which device code cannot call): dispatch returns
 // DLA_GPU_UNSUPPORTED and the core raises NotImplementedError naming the op and dtype.
@@ -269,6 +269,30 @@ struct ScatterBody {
   }
 };
 
+// ---- the integer matrix product (gpu_linalg.cpp; gpu_ops.h: DLA_GPU_OP_MATMUL) --------------
+
+// One output element: the dot product of a row of x1 and a column of x2, formed in a 32- or
+// 64-bit unsigned type and wrapped to T, as the CPU's integer kernel (backends/cpu/
+// matmul_cpu.cpp) does: the exact result modulo 2^bits, with no signed overflow.
+template <class T>
+struct MatmulBody {
+  static constexpr int N = 3;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    using U = std::make_unsigned_t<T>;
+    using Acc = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    const char* a = static_cast<const char*>(j.data[1]) + off[1];
+    const char* b = static_cast<const char*>(j.data[2]) + off[2];
+    const int64_t a_step = j.scalar[1][0], b_step = j.scalar[2][0], k = j.scalar[1][1];
+    Acc acc = 0;
+    for (int64_t p = 0; p < k; ++p)
+      acc += Acc(*reinterpret_cast<const U*>(a + p * a_step)) * Acc(*reinterpret_cast<const U*>(b + p * b_step));
+    *out_at<U>(j, off[0]) = U(acc);
+  }
+};
+
 // ---- dispatch --------------------------------------------------------------------------
 
 template <class F, int arity, Sig sig, uint8_t kinds, ScalarType S, class Runner>
@@ -332,8 +356,9 @@ int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
   });
 }
 
+// The helper jobs of sort, the searching functions and matmul (DLA_GPU_OP_SORT_KEY ... MATMUL).
 template <class Runner>
-int dispatch_sort_job(const DlaGpuElementwise& j, Runner& runner) {
+int dispatch_helper_job(const DlaGpuElementwise& j, Runner& runner) {
   if (j.op == DLA_GPU_OP_ROW_INDEX) return runner.template run<RowIndexBody>(j);
   return visit_dtype(j.dtype, [&](auto s) -> int {
     using T = typename ElemType<decltype(s)::value>::type;
@@ -347,6 +372,8 @@ int dispatch_sort_job(const DlaGpuElementwise& j, Runner& runner) {
       if (j.op == DLA_GPU_OP_SEARCH) return runner.template run<SearchBody<T>>(j);
       if (j.op == DLA_GPU_OP_COMPACT) return runner.template run<CompactBody<T>>(j);
       if (j.op == DLA_GPU_OP_SCATTER) return runner.template run<ScatterBody<order_key_t<T>>>(j);
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+        if (j.op == DLA_GPU_OP_MATMUL) return runner.template run<MatmulBody<T>>(j);
       return DLA_GPU_UNSUPPORTED;
     }
   });
@@ -356,8 +383,8 @@ int dispatch_sort_job(const DlaGpuElementwise& j, Runner& runner) {
 template <class Runner>
 int dispatch_elementwise(const DlaGpuElementwise& j, Runner& runner) {
   if (j.op == DLA_GPU_OP_CAST) return dispatch_cast(j, runner);
-  if (j.op <= DLA_GPU_OP_SORT_KEY && j.op >= DLA_GPU_OP_SCATTER)  // the sort and search helper jobs
-    return dispatch_sort_job(j, runner);
+  if (j.op <= DLA_GPU_OP_SORT_KEY && j.op >= DLA_GPU_OP_MATMUL)  // the sort, search and matmul helper jobs
+    return dispatch_helper_job(j, runner);
   return dispatch_op_part<0, 1>(j, runner);
 }
 

@@ -1,4 +1,5 @@
-// gpu_ops.cu — the vendor half of the GPU backend: memory, streams, events, copy/fill kernels.
+// gpu_ops.cu — the vendor half of the GPU backend: memory, streams, events, copy/fill kernels,
+// and the entries into the vendor libraries (cuBLAS, cuFFT: backends/cuda/cublas.cpp, cufft.cpp).
 //
 // Compiled twice from this one file: by nvcc as CUDA (namespace dla::cuda, linked into
 // dlarray._core with the static CUDA runtime) and by hipcc as HIP with -DDLA_GPU_HIP
@@ -10,6 +11,10 @@
 
 #include "backends/gpu/gpu_ops.h"
 #include "backends/gpu/gpu_runtime.h"
+#include "core/dtype.h"
+#if !defined(DLA_GPU_HIP)
+#include "backends/cuda/cuda_libraries.h"  // cuBLAS, loaded at run time
+#endif
 
 namespace dla {
 namespace DLA_GPU_NS {
@@ -145,8 +150,20 @@ int launch_word(const DlaGpuStrided& job, gpuStream_t stream) {
 
 // ---- the table's functions -----------------------------------------------------------------
 
-const char* error_string(int err) { return gpuGetErrorString(static_cast<gpuError_t>(err)); }
-int is_out_of_memory(int err) { return err == static_cast<int>(gpuErrorOutOfMemory); }
+// Negative codes are dlarray's own (gpu_ops.h), the others the runtime's.
+const char* error_string(int err) {
+#if !defined(DLA_GPU_HIP)
+  if (const char* s = library_error_string(err)) return s;
+#endif
+  if (err == DLA_GPU_UNSUPPORTED) return "not supported by this backend";
+  return gpuGetErrorString(static_cast<gpuError_t>(err));
+}
+int is_out_of_memory(int err) {
+#if !defined(DLA_GPU_HIP)
+  if (library_out_of_memory(err)) return 1;
+#endif
+  return err == static_cast<int>(gpuErrorOutOfMemory);
+}
 
 int device_count(int* out) {
   *out = 0;
@@ -242,6 +259,53 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* job, void* temp,
   }
   DLA_ON_DEVICE(device);
   return launch_segmented_sort(*job, temp, temp_bytes, stream);
+}
+
+// hipBLAS and hipFFT are not wired up (nor installed where dlarray is built): the core raises
+// NotImplementedError for matmul of floating dtypes and for fft on ROCm devices.
+int gemm_async(int device, const DlaGpuGemm* job, void* stream) {
+#if defined(DLA_GPU_HIP)
+  static_cast<void>(device), static_cast<void>(job), static_cast<void>(stream);
+  return DLA_GPU_UNSUPPORTED;
+#else
+  DLA_ON_DEVICE(device);
+  return cublas_gemm(device, *job, stream);
+#endif
+}
+
+// The norm= factor of a transform: every real number of the output times `s`.
+template <class T>
+__global__ void scale_kernel(T* p, int64_t n, T s) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) p[i] *= s;
+}
+
+template <class T>
+int launch_scale(void* p, int64_t n, double s, gpuStream_t stream) {
+  constexpr int kThreads = 256;
+  const int64_t blocks = n / kThreads + 1 < 8192 ? n / kThreads + 1 : 8192;
+  static_cast<void>(gpuGetLastError());
+  scale_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(static_cast<T*>(p), n, static_cast<T>(s));
+  return static_cast<int>(gpuGetLastError());
+}
+
+int fft_async(int device, const DlaGpuFft* job, void* temp, size_t* temp_bytes, void* stream) {
+#if defined(DLA_GPU_HIP)
+  static_cast<void>(device), static_cast<void>(job), static_cast<void>(temp), static_cast<void>(temp_bytes),
+      static_cast<void>(stream);
+  return DLA_GPU_UNSUPPORTED;
+#else
+  DLA_ON_DEVICE(device);
+  if (int err = cufft_exec(device, *job, temp, temp_bytes, stream)) return err;
+  if (!temp || job->scale == 1.0) return 0;
+  // Real numbers in the output: the complex entries count twice.
+  int64_t reals = job->batch * (job->kind == DLA_GPU_FFT_C2R ? 1 : 2);
+  for (int d = 0; d < job->rank; ++d)
+    reals *= (d == job->rank - 1 && job->kind == DLA_GPU_FFT_R2C) ? job->n[d] / 2 + 1 : job->n[d];
+  const bool single = job->dtype == static_cast<int32_t>(ScalarType::Complex64);
+  return single ? launch_scale<float>(job->out, reals, job->scale, as_stream(stream))
+                : launch_scale<double>(job->out, reals, job->scale, as_stream(stream));
+#endif
 }
 
 int fold_async(int device, const DlaGpuFold* job, void* temp, size_t* temp_bytes, void* stream) {
@@ -398,6 +462,8 @@ const DlaGpuOps kOps = {
 #else
     INT64_MAX,  // CUB's sorts take 64-bit item counts
 #endif
+    &gemm_async,
+    &fft_async,
     &fold_async,
 };
 

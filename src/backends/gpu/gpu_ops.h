@@ -16,11 +16,12 @@
 extern "C" {
 #endif
 
-/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise or DlaGpuSegmentedSort changes
- * layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5: the
- * search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
- * install instead of answering them DLA_GPU_UNSUPPORTED; 6: fold_async). */
-#define DLA_GPU_OPS_ABI 6
+/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise, DlaGpuSegmentedSort, DlaGpuGemm or DlaGpuFold
+ * changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5:
+ * the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
+ * install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, fft_async, the MATMUL
+ * element job and dlarray's own negative error codes; 7: fold_async). */
+#define DLA_GPU_OPS_ABI 7
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -51,8 +52,18 @@ typedef struct DlaGpuStrided {
 /* Dtype codes of a cast job beyond dla::ScalarType: the 16-bit floating-point storage types. */
 #define DLA_GPU_FLOAT16 100
 #define DLA_GPU_BFLOAT16 101
-/* Returned by elementwise_async for an (op, dtype) pair its kernels do not cover. */
+/* Returned by elementwise_async for an (op, dtype) pair its kernels do not cover (and by
+ * gemm_async where the backend has no BLAS). */
 #define DLA_GPU_UNSUPPORTED (-1)
+/* dlarray's own error codes beside the vendor runtime's (which are positive); the table's
+ * error_string and is_out_of_memory answer them too.
+ * LIBRARY_MISSING: a vendor library loaded at run time (cuBLAS, cuFFT) could not be found or lacks a
+ *   function; error_string says which, where it was looked for and what to install (the text of
+ *   the calling thread's last such failure).
+ * BLAS_STATUS - s / FFT_STATUS - s: the vendor BLAS / FFT library returned status s != 0. */
+#define DLA_GPU_LIBRARY_MISSING (-2)
+#define DLA_GPU_BLAS_STATUS (-1000)
+#define DLA_GPU_FFT_STATUS (-2000)
 /* The element jobs around a sort (src/backends/gpu/gpu_sort.cpp), run by elementwise_async
  * with the kernels of gpu_elementwise_kernels.h; `dtype` is the sorted array's.
  * SORT_KEY: operand 0 (the unsigned integer of the dtype's width) = the order key of operand 1
@@ -85,6 +96,13 @@ typedef struct DlaGpuStrided {
 #define DLA_GPU_OP_SEARCH (-6)
 #define DLA_GPU_OP_COMPACT (-7)
 #define DLA_GPU_OP_SCATTER (-8)
+/* The integer matrix product (src/backends/gpu/gpu_linalg.cpp), one output element per index:
+ * MATMUL: operand 0 (dtype) = sum over p < scalar[1][1] of operand 1 at data[1] + offset_1 +
+ *   p * scalar[1][0] times operand 2 at data[2] + offset_2 + p * scalar[2][0], with wrap-around
+ *   (modulo 2^bits) arithmetic as the CPU's integer kernel. The index space is the output's
+ *   (..., M, N); operand 1's strides locate the row of x1 (0 along N), operand 2's the column of
+ *   x2 (0 along M); scalar[k][0] is the byte stride along the contracted axis. Integer dtypes. */
+#define DLA_GPU_OP_MATMUL (-9)
 #define DLA_GPU_FLAG_ARGMIN 2
 #define DLA_GPU_FLAG_RIGHT 4
 #define DLA_GPU_FLAG_CANONICAL 8
@@ -126,6 +144,53 @@ typedef struct DlaGpuSegmentedSort {
   int32_t reserved;
 } DlaGpuSegmentedSort;
 
+/* One strided batch of matrix products in BLAS's column-major convention (cuBLAS's
+ * ?gemmStridedBatched): for i < batch, C_i = op(A_i) op(B_i), where X_i starts `stride_x`
+ * elements after X_(i-1); op(A_i) is m x k, op(B_i) is k x n and C_i m x n. op is the stored
+ * matrix itself (trans 0) or its transpose (1); each is stored column-major with its leading
+ * dimension (ld >= max(1, its rows as stored)). A stride of 0 uses one matrix for the whole
+ * batch (broadcasting); C's matrices overlap neither each other nor A's or B's. Computed in the
+ * dtype's own precision (never TF32 or another reduced-precision mode). The core
+ * (src/backends/gpu/gpu_linalg.cpp) hands row-major operands over by swapping A and B. */
+typedef struct DlaGpuGemm {
+  int32_t dtype; /* dla::ScalarType: float32, float64, complex64 or complex128 */
+  int32_t trans_a, trans_b;
+  int32_t reserved;
+  int64_t m, n, k; /* >= 1 */
+  int64_t batch;   /* >= 1 */
+  const void* a;
+  int64_t lda, stride_a;
+  const void* b;
+  int64_t ldb, stride_b;
+  void* c;
+  int64_t ldc, stride_c;
+} DlaGpuGemm;
+
+/* The kinds of DlaGpuFft. */
+#define DLA_GPU_FFT_C2C 0
+#define DLA_GPU_FFT_R2C 1
+#define DLA_GPU_FFT_C2R 2
+/* `batch` discrete Fourier transforms over the `rank` innermost axes, of lengths n[0..rank)
+ * (innermost last), of C-contiguous arrays (cuFFT's cufftMakePlanMany64 with packed layouts):
+ *   C2C: complex in, complex out of the same shape (in == out allowed); exponent sign
+ *        `direction` (-1 forward, +1 inverse), unnormalized;
+ *   R2C: real in, complex out with n[rank-1] / 2 + 1 entries along the innermost axis (sign -1);
+ *   C2R: the reverse (sign +1), the input's imaginary parts that a Hermitian signal cannot have
+ *        ignored; the input is overwritten (as cuFFT's C2R may do).
+ * `dtype` is the complex dtype: complex64 (single precision) or complex128 (double). Every real
+ * number of the output is then multiplied by `scale` (1: left alone; the norm= modes). Scratch
+ * memory as segmented_sort_async: with temp == NULL only *temp_bytes is written. */
+typedef struct DlaGpuFft {
+  int32_t kind;
+  int32_t dtype;
+  int32_t rank;      /* 1..3 */
+  int32_t direction; /* C2C only */
+  int64_t n[3];
+  int64_t batch;     /* >= 1 */
+  void* in;
+  void* out;
+  double scale;
+} DlaGpuFft;
 /* A fold of one reduced axis into the outputs (the core collapses an array's reduced axes into
  * one, and its kept axes into at most two first): out[o] = op(out[o], in[o, 0] op in[o, 1] op ...
  * op in[o, inner - 1]) for o < outer. Output o is (h, l) = (o / outer_low, o % outer_low); in[o, k]
@@ -209,6 +274,12 @@ typedef struct DlaGpuOps {
    * type); the core splits larger jobs by rows, and refuses a single longer row. */
   int64_t sort_max_items;
 
+  /* A DlaGpuGemm through the vendor BLAS, loaded on first use (DLA_GPU_LIBRARY_MISSING when it
+   * cannot be), on `stream`; DLA_GPU_UNSUPPORTED where the backend has no BLAS. */
+  int (*gemm_async)(int device, const DlaGpuGemm* job, void* stream);
+  /* A DlaGpuFft through the vendor FFT library (likewise loaded on first use, likewise
+   * DLA_GPU_UNSUPPORTED without one), its scratch memory `temp` from the core. */
+  int (*fft_async)(int device, const DlaGpuFft* job, void* temp, size_t* temp_bytes, void* stream);
   /* A fold (DlaGpuFold), with scratch memory for partial results asked for and handed over as
    * for segmented_sort_async. DLA_GPU_UNSUPPORTED for an (op, dtype) pair it does not cover;
    * the core then folds with elementwise jobs. */

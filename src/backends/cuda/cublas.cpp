@@ -1,0 +1,161 @@
+// cublas.cpp — matrix products on CUDA devices through cuBLAS, opened with dlopen on first use.
+//
+// The few cuBLAS functions dlarray calls are declared here from NVIDIA's published API
+// (cublas_api.h of cuBLAS 12 and 13: the handle functions and the 64-bit-integer
+// ?gemmStridedBatched_64, whose sizes and batch count are int64_t), so neither cuBLAS nor its
+// headers are needed to build dlarray. Enumerations are passed as int, complex numbers as
+// std::complex (the layout of cuComplex / cuDoubleComplex). The handles use the default math
+// mode: float32 products are computed in float32, never in TF32 (unless the user sets
+// NVIDIA_TF32_OVERRIDE, which is NVIDIA's switch, not ours).
+#include <atomic>
+#include <complex>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+
+#include "backends/cuda/cuda_libraries.h"
+#include "backends/gpu/vendor_library.h"
+#include "core/dtype.h"
+
+namespace dla::cuda {
+namespace {
+
+using Handle = void*;  // cublasHandle_t
+using Status = int;    // cublasStatus_t
+constexpr int kOpN = 0, kOpT = 1;  // cublasOperation_t
+constexpr int kMaxDevices = 64;
+
+template <class T>
+using GemmStridedBatched = Status (*)(Handle, int transa, int transb, int64_t m, int64_t n, int64_t k, const T* alpha,
+                                      const T* a, int64_t lda, long long stride_a, const T* b, int64_t ldb,
+                                      long long stride_b, const T* beta, T* c, int64_t ldc, long long stride_c,
+                                      int64_t batch);
+
+struct Cublas {
+  Status (*create)(Handle*);
+  Status (*set_stream)(Handle, void*);
+  const char* (*status_string)(Status);
+  GemmStridedBatched<float> sgemm;
+  GemmStridedBatched<double> dgemm;
+  GemmStridedBatched<std::complex<float>> cgemm;
+  GemmStridedBatched<std::complex<double>> zgemm;
+};
+
+const char* const kSonames[] = {"libcublas.so.13", "libcublas.so.12", nullptr};
+// CUDA 13 wheels put every library in nvidia/cu13/lib; CUDA 12 ones had a directory each.
+const char* const kWheelDirs[] = {"nvidia/cu13/lib", "nvidia/cublas/lib", nullptr};
+const gpu::VendorLibrarySpec kSpec = {"cuBLAS", kSonames, kWheelDirs, "nvidia-cublas", "cuda"};
+
+std::atomic<const Cublas*> g_cublas{nullptr};
+
+template <class F>
+bool resolve(void* lib, const char* name, F* out) {
+  *out = reinterpret_cast<F>(dlsym(lib, name));
+  if (*out) return true;
+  set_library_missing(std::string("the cuBLAS found lacks ") + name +
+                      " (dlarray needs cuBLAS 12 or newer): install a current one with `pip install dlarray[cuda]` "
+                      "(or `pip install nvidia-cublas`)");
+  return false;
+}
+
+// The resolved functions; nullptr (the reason recorded by set_library_missing) when cuBLAS cannot be loaded. No lock
+// is held while loading (the sys.path lookup takes the GIL): two threads may both load, and the
+// first to publish wins.
+const Cublas* cublas() {
+  if (const Cublas* c = g_cublas.load(std::memory_order_acquire)) return c;
+  std::string why;
+  void* lib = gpu::open_vendor_library(kSpec, &why);
+  if (!lib) {
+    set_library_missing(why);
+    return nullptr;
+  }
+  auto* c = new Cublas{};
+  c->status_string = reinterpret_cast<const char* (*)(Status)>(dlsym(lib, "cublasGetStatusString"));  // optional
+  if (!(resolve(lib, "cublasCreate_v2", &c->create) && resolve(lib, "cublasSetStream_v2", &c->set_stream) &&
+        resolve(lib, "cublasSgemmStridedBatched_64", &c->sgemm) &&
+        resolve(lib, "cublasDgemmStridedBatched_64", &c->dgemm) &&
+        resolve(lib, "cublasCgemmStridedBatched_64", &c->cgemm) &&
+        resolve(lib, "cublasZgemmStridedBatched_64", &c->zgemm))) {
+    delete c;
+    return nullptr;
+  }
+  const Cublas* expected = nullptr;
+  if (g_cublas.compare_exchange_strong(expected, c, std::memory_order_acq_rel)) return c;
+  delete c;
+  return expected;
+}
+
+// cuBLAS handles are bound to a device and must not be used by two threads at once: each thread
+// keeps one per device, and gives them back to a pool when it ends (handles are never destroyed:
+// at process exit the CUDA context may already be gone, and threads come and go).
+std::mutex g_pool_mu;
+auto* g_pool = new std::vector<Handle>[kMaxDevices];  // a pointer: no destructor at exit
+
+struct ThreadHandles {
+  Handle h[kMaxDevices] = {};
+  ~ThreadHandles() {
+    std::lock_guard<std::mutex> lock(g_pool_mu);
+    for (int d = 0; d < kMaxDevices; ++d)
+      if (h[d]) g_pool[d].push_back(h[d]);
+  }
+};
+thread_local ThreadHandles t_handles;
+
+Status handle_for(const Cublas& c, int device, Handle* out) {
+  Handle& h = t_handles.h[device];
+  if (!h) {
+    {
+      std::lock_guard<std::mutex> lock(g_pool_mu);
+      if (!g_pool[device].empty()) {
+        h = g_pool[device].back();
+        g_pool[device].pop_back();
+      }
+    }
+    if (!h)
+      if (Status s = c.create(&h)) {  // binds the handle to the current device
+        h = nullptr;
+        return s;
+      }
+  }
+  *out = h;
+  return 0;
+}
+
+template <class T>
+Status gemm(GemmStridedBatched<T> f, Handle h, const DlaGpuGemm& j) {
+  const T one(1), zero(0);
+  return f(h, j.trans_a ? kOpT : kOpN, j.trans_b ? kOpT : kOpN, j.m, j.n, j.k, &one, static_cast<const T*>(j.a),
+           j.lda, j.stride_a, static_cast<const T*>(j.b), j.ldb, j.stride_b, &zero, static_cast<T*>(j.c), j.ldc,
+           j.stride_c, j.batch);
+}
+
+}  // namespace
+
+int cublas_gemm(int device, const DlaGpuGemm& job, void* stream) {
+  if (device < 0 || device >= kMaxDevices) return DLA_GPU_BLAS_STATUS - 7;  // CUBLAS_STATUS_INVALID_VALUE
+  const Cublas* c = cublas();
+  if (!c) return DLA_GPU_LIBRARY_MISSING;
+  Handle h = nullptr;
+  Status s = handle_for(*c, device, &h);
+  if (!s) s = c->set_stream(h, stream);
+  if (!s) {
+    switch (static_cast<ScalarType>(job.dtype)) {
+      case ScalarType::Float32: s = gemm(c->sgemm, h, job); break;
+      case ScalarType::Float64: s = gemm(c->dgemm, h, job); break;
+      case ScalarType::Complex64: s = gemm(c->cgemm, h, job); break;
+      case ScalarType::Complex128: s = gemm(c->zgemm, h, job); break;
+      default: return DLA_GPU_UNSUPPORTED;
+    }
+  }
+  return s ? DLA_GPU_BLAS_STATUS - s : 0;
+}
+
+const char* cublas_status_name(int status) {
+  const Cublas* c = g_cublas.load(std::memory_order_acquire);
+  return c && c->status_string ? c->status_string(status) : nullptr;
+}
+
+}  // namespace dla::cuda

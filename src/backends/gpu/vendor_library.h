@@ -1,0 +1,37 @@
+// vendor_library.h — the GPU vendors' math libraries (cuBLAS, cuFFT, cuSOLVER), opened with
+// dlopen on first use.
+//
+// dlarray links none of them: they are hundreds of megabytes, `import dlarray` must stay fast
+// and work without them, and the CUDA ones come from PyPI wheels (nvidia-cublas, ...) that
+// install them under site-packages, where no linker looks. A library is looked for, in order:
+//   1. only in the directories of DLARRAY_GPU_LIBRARY_PATH (':'-separated), when it is set;
+//   2. by its plain soname: already loaded (by PyTorch, CuPy) or on the system's library path;
+//   3. in the wheels' directories (e.g. nvidia/cu13/lib) under the site-packages dlarray is
+//      installed in, then under every sys.path entry.
+// The caller resolves the few functions it needs with dlsym into prototypes it declares itself
+// from the vendor's published API (no vendor header is needed to build dlarray).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace dla::gpu {
+
+struct VendorLibrarySpec {
+  const char* name;               // for messages: "cuBLAS"
+  const char* const* sonames;     // newest first; nullptr-terminated
+  const char* const* wheel_dirs;  // relative to a site-packages directory; nullptr-terminated
+  const char* package;            // the PyPI package that installs it: "nvidia-cublas"
+  const char* extra;              // dlarray's optional dependency that pulls it in: "cuda"
+};
+
+// The library's handle (never closed), or nullptr with *why saying what was tried and what to
+// install. Nothing is cached here: callers keep what they resolved, and retry after a failure
+// (a sys.path entry added later is then searched).
+void* open_vendor_library(const VendorLibrarySpec& spec, std::string* why);
+
+// The sys.path entries, from the bindings (which read them under the GIL); the core knows
+// nothing of Python. Called without any lock of the caller held.
+using SearchPathProvider = std::vector<std::string> (*)();
+void set_search_path_provider(SearchPathProvider provider);
+
+}  // namespace dla::gpu

@@ -1,0 +1,265 @@
+"""matmul, `@`, tensordot and vecdot of GPU arrays, run over dlarray._fake_gpu against the CPU.
+
+The fake backend replaces cuBLAS's strided-batched GEMM (the table's gemm_async) by a plain
+column-major loop that checks what cuBLAS checks (sizes, leading dimensions) and what a device
+would trip over (operands outside device memory, an output overlapping an input), and it runs the
+integer matmul element job (gpu_elementwise_kernels.h, MatmulBody) as the GPU would. So all the
+core does (src/backends/gpu/gpu_linalg.cpp: the row-major to column-major swap, transposed views
+passed as transposes, the stack coalesced into one strided batch or a loop of them, broadcast
+stacks with stride 0, the copies of layouts BLAS cannot read, errors) is checked here. Floating
+inputs hold small integers, so every summation order gives the exact CPU result.
+What stays for a real GPU (tests/test_gpu_linalg.py): cuBLAS itself and its loading.
+"""
+import numpy as np
+import pytest
+
+import dlarray as dl
+from gpu_util import fresh_log_and_streams, host
+
+FLOAT = ["float32", "float64", "complex64", "complex128"]
+INT = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+DLA_GPU_UNSUPPORTED, DLA_GPU_LIBRARY_MISSING, DLA_GPU_BLAS_ALLOC_FAILED = -1, -2, -1003
+
+
+@pytest.fixture(autouse=True)
+def clean(fake):
+    yield from fresh_log_and_streams(fake)
+
+
+def values(shape, dtype, seed=0):
+    """Small integers (exact in every dtype and summation order); complex ones get an imaginary part."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-4, 5, shape)
+    if dtype.startswith("complex"):
+        v = v + 1j * rng.integers(-4, 5, shape)
+    if dtype.startswith("uint"):
+        v = np.abs(v)
+    return v.astype(dtype)
+
+
+def gpu(a, device="rocm:0"):
+    return dl.asarray(a).to_device(device)
+
+
+def gemm_calls(fake):
+    return [e for e in fake.log() if e[0] == "gemm"]
+
+
+def assert_matches_cpu(fn, *arrays, **kw):
+    """fn on the GPU copies of `arrays` (NumPy, or callables of a dlarray array: views) equals fn on the CPU."""
+    want = fn(*[dl.asarray(a) for a in arrays], **kw)
+    got = fn(*[gpu(a) for a in arrays], **kw)
+    assert str(got.device) == "rocm:0"
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(host(got), host(want))
+    return got
+
+
+SHAPES = [
+    ((4, 5), (5, 3)),
+    ((5,), (5, 3)),  # 1-D x1: a row
+    ((4, 5), (5,)),  # 1-D x2: a column
+    ((5,), (5,)),  # both: a 0-d result
+    ((1, 5), (5, 1)),
+    ((4, 1), (1, 3)),  # K = 1
+    ((7, 4, 5), (7, 5, 3)),  # a stack
+    ((2, 3, 4, 5), (2, 3, 5, 2)),  # a 2-d stack that coalesces into one batch
+    ((4, 5), (2, 5, 3)),  # x1 broadcast over x2's stack (stride 0)
+    ((2, 4, 5), (5, 3)),
+    ((2, 1, 4, 5), (3, 5, 6)),
+    ((2, 1, 4, 5), (1, 3, 5, 6)),  # an outer product of stacks: a loop of batched calls
+    ((3, 1, 2, 4, 5), (1, 2, 1, 5, 3)),
+]
+
+
+@pytest.mark.parametrize("dtype", FLOAT + INT)
+@pytest.mark.parametrize("shapes", SHAPES, ids=str)
+def test_matmul_matches_the_cpu(fake, dtype, shapes):
+    sa, sb = shapes
+    assert_matches_cpu(dl.matmul, values(sa, dtype, 1), values(sb, dtype, 2))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int32", "uint8"])
+def test_transposed_and_strided_views(fake, dtype):
+    a, b = values((3, 6, 5), dtype, 3), values((3, 5, 4), dtype, 4)
+    ga, gb = gpu(a), gpu(b)
+    xa, xb = dl.asarray(a), dl.asarray(b)
+    at, bt = values((3, 5, 6), dtype, 5), values((3, 4, 5), dtype, 6)
+    gat, gbt, xat, xbt = gpu(at), gpu(bt), dl.asarray(at), dl.asarray(bt)
+    cases = [
+        lambda a, b, at, bt: (at.mT, b),  # x1 transposed: passed to BLAS as a transpose, no copy
+        lambda a, b, at, bt: (a, bt.mT),
+        lambda a, b, at, bt: (at.mT, bt.mT),
+        lambda a, b, at, bt: (a[::-1], b),  # a flipped stack (negative batch stride)
+        lambda a, b, at, bt: (a[:, ::2, :], b),  # rows two apart: a leading dimension of 10
+        lambda a, b, at, bt: (a[:, :, ::-1], b[:, ::-1, :]),  # negative strides: copied first
+        lambda a, b, at, bt: (a[..., :4, 1:4], b[:, 1:4, :]),  # submatrices
+        lambda a, b, at, bt: (dl.permute_dims(a, (1, 0, 2))[:3], b),  # a stack axis that is not outermost
+        lambda a, b, at, bt: (a[1], b[2]),  # offsets into the buffers
+        lambda a, b, at, bt: (a[:, 0, :], b),  # a 1-D x1 out of a 2-D view, broadcast over b's stack
+    ]
+    for i, case in enumerate(cases):
+        want = dl.matmul(*case(xa, xb, xat, xbt))
+        got = dl.matmul(*case(ga, gb, gat, gbt))
+        assert got.shape == want.shape and got.dtype == want.dtype, i
+        np.testing.assert_array_equal(host(got), host(want), err_msg=f"case {i}")
+
+
+def test_transposes_reach_blas_without_a_copy(fake):
+    a, b = values((4, 6), "float64"), values((5, 4), "float64", 1)
+    ga, gb = gpu(a), gpu(b)
+    fake.clear_log()
+    r = dl.matmul(ga.mT, gb.mT)  # (6, 4) @ (4, 5)
+    ops = [e[0] for e in fake.log()]
+    assert ops.count("gemm") == 1 and "strided_copy" not in ops and "memcpy" not in ops, ops
+    np.testing.assert_array_equal(host(r), a.T @ b.T)
+
+
+def test_a_stack_is_one_batched_call(fake):
+    a, b = values((2, 3, 4, 5), "float32"), values((2, 3, 5, 6), "float32", 1)
+    ga, gb = gpu(a), gpu(b)
+    fake.clear_log()
+    r = dl.matmul(ga, gb)
+    assert [e[3] for e in gemm_calls(fake)] == [6]  # one call, batch 6
+    np.testing.assert_array_equal(host(r), a @ b)
+    fake.clear_log()
+    r = dl.matmul(gpu(values((4, 5), "float32")), gb)  # x1 broadcast: stride 0, still one call
+    assert [e[3] for e in gemm_calls(fake)] == [6]
+    fake.clear_log()
+    dl.matmul(gpu(values((2, 1, 4, 5), "float32")), gpu(values((1, 3, 5, 6), "float32")))
+    assert [e[3] for e in gemm_calls(fake)] == [3, 3]  # an outer loop over the axis that does not coalesce
+
+
+def test_integer_matmul_wraps_around_as_on_the_cpu(fake):
+    for dtype in INT:
+        info = np.iinfo(dtype)
+        a = np.array([[info.max, info.min, 3], [info.max, info.max, -1 if info.min else 1]], dtype)
+        b = np.array([[info.max, 2], [info.min, info.max], [7, info.max]], dtype)
+        assert_matches_cpu(dl.matmul, a, b)
+    fake.clear_log()
+    dl.matmul(gpu(values((3, 4), "int64")), gpu(values((4, 2), "int64")))
+    assert not gemm_calls(fake) and "elementwise" in [e[0] for e in fake.log()]
+
+
+@pytest.mark.parametrize("pair", [("int8", "int32"), ("int8", "uint8"), ("float32", "float64"),
+                                  ("uint16", "int64")])
+def test_mixed_dtypes_promote_as_on_the_cpu(fake, pair):
+    assert_matches_cpu(dl.matmul, values((3, 4), pair[0]), values((4, 2), pair[1], 1))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex128", "int16"])
+@pytest.mark.parametrize("shapes", [((0, 5), (5, 3)), ((4, 0), (0, 3)), ((4, 5), (5, 0)), ((0, 4, 5), (5, 3)),
+                                    ((2, 3, 0), (2, 0, 4)), ((0,), (0,))], ids=str)
+def test_empty_shapes(fake, dtype, shapes):
+    sa, sb = shapes
+    fake.clear_log()
+    r = assert_matches_cpu(dl.matmul, values(sa, dtype), values(sb, dtype, 1))
+    assert not gemm_calls(fake)  # nothing to multiply; K = 0 is a fill with zeros
+    if r.size:
+        assert not host(r).any()
+
+
+def test_operator_and_its_reflection(fake):
+    a, b = values((3, 4), "float64"), values((4, 2), "float64", 1)
+    ga, gb = gpu(a), gpu(b)
+    np.testing.assert_array_equal(host(ga @ gb), a @ b)
+    np.testing.assert_array_equal(host(gb.mT @ ga.mT), (a @ b).T)
+    c = gpu(values((3, 3), "float64", 2))
+    c2 = c
+    c @= gpu(values((3, 3), "float64", 3))
+    np.testing.assert_array_equal(host(c), values((3, 3), "float64", 2) @ values((3, 3), "float64", 3))
+    assert c2 is not None
+
+
+TENSORDOT = [((3, 4, 5), (4, 5, 2), 2), ((3, 4, 5), (5, 2), 1), ((3, 4), (2, 5), 0),
+             ((3, 4, 5), (4, 3, 5), ([1, 0], [0, 1])), ((3, 4, 5), (4, 5, 3), ([2], [1]))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "int32"])
+@pytest.mark.parametrize("case", TENSORDOT, ids=str)
+def test_tensordot_matches_the_cpu(fake, dtype, case):
+    sa, sb, axes = case
+    assert_matches_cpu(dl.tensordot, values(sa, dtype), values(sb, dtype, 1), axes=axes)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_vecdot_matches_the_cpu(fake, dtype):
+    # Complex vecdot conjugates x1 with an elementwise kernel GPUs do not have yet
+    # (tests/test_gpu_linalg.py covers it on a real device once they do).
+    a, b = values((3, 4, 5), dtype), values((4, 5), dtype, 1)
+    for axis in (-1, -2):
+        assert_matches_cpu(dl.vecdot, a, b, axis=axis)
+    assert_matches_cpu(dl.vecdot, values((2, 1, 5), dtype), values((3, 5), dtype, 1))
+
+
+def test_work_is_queued_on_the_current_stream(fake):
+    s = dl.rocm.Stream(0)
+    ga, gb = gpu(values((2, 3, 4), "float32")), gpu(values((2, 4, 5), "float32", 1))
+    gi, gj = gpu(values((3, 4), "int32")), gpu(values((4, 5), "int32", 1))
+    with dl.rocm.stream(s):
+        fake.clear_log()
+        dl.matmul(ga, gb)
+        dl.matmul(gi, gj)
+        log = fake.log()
+    work = [e for e in log if e[0] in ("gemm", "elementwise", "malloc")]
+    assert work and all(e[2] == s.handle for e in work), work
+
+
+def test_second_device(fake):
+    a, b = values((3, 4), "float64"), values((4, 2), "float64", 1)
+    r = dl.matmul(gpu(a, "rocm:1"), gpu(b, "rocm:1"))
+    assert str(r.device) == "rocm:1"
+    assert gemm_calls(fake)[-1][1] == 1
+    np.testing.assert_array_equal(host(r), a @ b)
+    with pytest.raises(ValueError, match="different devices"):
+        dl.matmul(gpu(a, "rocm:0"), gpu(b, "rocm:1"))
+
+
+def test_pinned_memory_is_multiplied_by_the_cpu(fake):
+    a, b = values((3, 4), "float64"), values((4, 2), "float64", 1)
+    fake.clear_log()
+    r = dl.matmul(dl.asarray(a).to_device("rocm_host:0"), dl.asarray(b).to_device("rocm_host:0"))
+    assert not gemm_calls(fake)
+    np.testing.assert_array_equal(host(r), a @ b)
+
+
+def test_bad_operands_raise_what_the_cpu_raises(fake):
+    for a, b, exc in [(values((3, 4), "float32"), values((5, 2), "float32"), ValueError),
+                      (np.ones((3, 4), bool), np.ones((4, 2), bool), TypeError),
+                      (values((3,), "float32"), np.float32(2), ValueError)]:
+        with pytest.raises(exc):
+            dl.matmul(dl.asarray(a), dl.asarray(b))
+        with pytest.raises(exc):
+            dl.matmul(gpu(a), gpu(b))
+
+
+def test_library_errors_reach_python(fake):
+    ga, gb = gpu(values((3, 4), "float32")), gpu(values((4, 2), "float32", 1))
+    try:
+        fake.set_gemm_error(DLA_GPU_LIBRARY_MISSING)
+        with pytest.raises(RuntimeError, match=r"matmul on device 'rocm:0': .*could not be loaded.*nvidia-cublas"):
+            dl.matmul(ga, gb)
+        fake.set_gemm_error(DLA_GPU_UNSUPPORTED)
+        with pytest.raises(NotImplementedError, match=r"matmul on device 'rocm:0' is not available yet for dtype "
+                                                      r"float32 \(the rocm backend has no BLAS library\)"):
+            ga @ gb
+        fake.set_gemm_error(DLA_GPU_BLAS_ALLOC_FAILED)
+        with pytest.raises(MemoryError, match="out of memory"):
+            dl.matmul(ga, gb)
+        # The integer path needs no library.
+        np.testing.assert_array_equal(host(dl.matmul(gpu(values((3, 4), "int8")), gpu(values((4, 2), "int8", 1)))),
+                                      values((3, 4), "int8") @ values((4, 2), "int8", 1))
+    finally:
+        fake.set_gemm_error(0)
+    np.testing.assert_array_equal(host(dl.matmul(ga, gb)), values((3, 4), "float32") @ values((4, 2), "float32", 1))
+
+
+def test_large_random_products_agree_within_rounding(fake):
+    rng = np.random.default_rng(7)
+    for dtype, rtol in (("float32", 2e-5), ("float64", 1e-13), ("complex64", 2e-5), ("complex128", 1e-13)):
+        a = rng.standard_normal((2, 33, 70)).astype(dtype)
+        b = rng.standard_normal((70, 19)).astype(dtype)
+        if dtype.startswith("complex"):
+            a = a + 1j * rng.standard_normal(a.shape).astype(dtype)
+        got = host(dl.matmul(gpu(a), gpu(b)))
+        np.testing.assert_allclose(got, a @ b, rtol=rtol, atol=rtol * 10)
