@@ -53,6 +53,12 @@ struct FoldPass {
   int lane_shift;        // rows: log2 of the threads per task
 };
 
+// Shared memory for a block's values, as bytes aligned for any element type.
+template <size_t N>
+struct alignas(16) SharedBytes {
+  unsigned char bytes[N];
+};
+
 // v[0] = the pairwise fold of v[0..m) (m <= N); nothing when m == 0.
 template <class T, class F, int N>
 __device__ inline void fold_prefix(T (&v)[N], int m, F f) {
@@ -75,7 +81,9 @@ __device__ inline void store_result(const FoldPass& p, int64_t o, int64_t c, T r
 // contiguous when the inner stride is; short rows get narrow tasks, several to a block.
 template <class T, class F>
 __global__ void fold_rows_kernel(const FoldPass p) {
-  __shared__ T s[kThreads];
+  // Raw bytes: element types with constructors (complex) cannot be __shared__ arrays.
+  __shared__ SharedBytes<kThreads * sizeof(T)> raw;
+  T* s = reinterpret_cast<T*>(raw.bytes);
   const int tid = threadIdx.x, lanes = 1 << p.lane_shift, lane = tid & (lanes - 1);
   const int64_t task = static_cast<int64_t>(blockIdx.x) * (kThreads >> p.lane_shift) + (tid >> p.lane_shift);
   const int64_t o = task / p.chunks, c = task - o * p.chunks;
@@ -111,7 +119,8 @@ __global__ void fold_rows_kernel(const FoldPass p) {
 // thread groups take interleaved elements of a chunk of 128 and are folded in shared memory.
 template <class T, class F>
 __global__ void fold_cols_kernel(const FoldPass p) {
-  __shared__ T s[kColGroups][kColLanes];
+  __shared__ SharedBytes<kColGroups * kColLanes * sizeof(T)> raw;
+  auto s = reinterpret_cast<T(*)[kColLanes]>(raw.bytes);
   const int x = threadIdx.x % kColLanes, y = threadIdx.x / kColLanes;
   const int64_t groups = (p.outer + kColLanes - 1) / kColLanes;
   const int64_t c = blockIdx.x / groups, o = (blockIdx.x - c * groups) * kColLanes + x;
