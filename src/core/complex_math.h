@@ -91,11 +91,12 @@ struct is_complex<dcomplex<T>> : std::true_type {};
 template <class T>
 constexpr bool is_complex_v = is_complex<T>::value;
 
-// exp(z) - 1: expm1(a) cos(b) - 2 sin^2(b/2) + i e^a sin(b) avoids the cancellation near 0.
+// exp(z) - 1: expm1(a) cos(b) - 2 sin^2(b/2) + i e^a sin(b) avoids the cancellation where
+// e^a cos(b) is close to 1 (near 0, and near the zeros of cos(b) - 1 / e^a for any b).
 template <class C, class R = typename C::value_type>
 DLA_HOST_DEVICE C complex_expm1(C z) {
   const R a = z.real(), b = z.imag();
-  if (std::fabs(a) < R(1) && std::fabs(b) < R(1)) {
+  if (std::fabs(a) < R(1) && std::isfinite(b)) {  // (for |b| >= 1 too: cos(b) - 1 cancels as well)
     if (b == 0) return {std::expm1(a) + R(0), b};  // + 0: exp(-0 + 0j) - 1 is +0 + 0j
     const R s = std::sin(b / 2);
     return {std::expm1(a) * std::cos(b) - 2 * s * s, std::exp(a) * std::sin(b)};
@@ -145,7 +146,7 @@ DLA_HOST_DEVICE C complex_sign(C z) {
     return {std::isinf(a) ? std::copysign(R(1), a) : std::copysign(R(0), a),
             std::isinf(b) ? std::copysign(R(1), b) : std::copysign(R(0), b)};
   }
-  const R m = std::hypot(a, b);
+  const R m = c99::abs(z);
   return {a / m, b / m};
 }
 
