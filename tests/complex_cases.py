@@ -91,8 +91,9 @@ def compare(got, want, args, max_ulp, what="", device_math=False, condition=None
     the vendor's (a real GPU), not glibc's, so finite parts of special cases (pi/4 from atan2)
     may differ within max_ulp too, and an infinite part from finite arguments (an overflow)
     may have either sign: e^x (cos y + i sin y) for a huge y, as pow computes it, turns with
-    the last bit of y. condition: per element, how many times an ulp of error in an argument
-    or intermediate is magnified (pow's |y log x|): the allowance is max_ulp times it."""
+    the last bit of y, and so may a zero part where the condition exceeds 1/eps (the angle is
+    lost). condition: per element, how many times an ulp of error in an argument or
+    intermediate is magnified (pow's |y log x|): the allowance is max_ulp times it."""
     got, want = np.asarray(got), np.asarray(want)
     assert got.dtype == want.dtype and got.shape == want.shape, (what, got.dtype, want.dtype, got.shape, want.shape)
     if want.dtype.kind not in "fc":
@@ -121,6 +122,9 @@ def compare(got, want, args, max_ulp, what="", device_math=False, condition=None
         same = _same_part(gp, wp)
         if device_math:  # an overflow's sign follows an angle an ulp can turn when it is huge
             same |= ~nonfinite_arg & np.isinf(wp) & np.isinf(gp)
+            if condition is not None:  # and so does an underflow's when the angle is lost
+                lost = np.broadcast_to(condition, want.shape) * np.finfo(w.real.dtype).eps > 1
+                same |= lost & ~nonfinite_arg & (wp == 0) & (gp == 0)
         wrong = exact & ~same
         if wrong.any():
             i = np.flatnonzero(wrong.ravel())[:6]

@@ -17,7 +17,12 @@ from test_gpu_complex_fake import complex_data, exact
 
 pytestmark = pytest.mark.gpu
 
-MAX_ULP = {"asin": 8, "asinh": 8, "acos": 8, "acosh": 8, "atan": 8, "atanh": 8, "pow": 8, "tan": 6, "tanh": 6}
+# The largest ulp error (relative to |result|) allowed for finite arguments: the device's real
+# functions (sinf, cosf, coshf, ...: up to 2 ulp each in CUDA's documentation) make products
+# such as cosh(x) cos(y) differ from glibc's by up to 5 ulp on an H100; tan and tanh, quotients
+# of such products, and the inverse functions (glibc's own method against Hull et al.'s) by a
+# few more.
+MAX_ULP = {"asin": 8, "asinh": 8, "acos": 8, "acosh": 8, "atan": 8, "atanh": 8, "pow": 8, "tan": 8, "tanh": 8}
 WORST = {}
 
 
@@ -39,7 +44,7 @@ def check(device, name, dtype, args, what=""):
     want = host(getattr(dl, name)(*[dl.asarray(a) for a in args]))
     got_arr = getattr(dl, name)(*[dl.asarray(a).to_device(device) for a in args])
     assert str(got_arr.device) == device
-    worst = compare(host(got_arr), want, args, MAX_ULP.get(name, 4), what=f"{name} {dtype} {what}", device_math=True,
+    worst = compare(host(got_arr), want, args, MAX_ULP.get(name, 6), what=f"{name} {dtype} {what}", device_math=True,
                     condition=condition(name, args))
     WORST[(name, dtype)] = max(WORST.get((name, dtype), 0.0), worst)
 
