@@ -92,7 +92,7 @@ def compare(got, want, args, max_ulp, what="", device_math=False, condition=None
     may differ within max_ulp too, and an infinite part from finite arguments (an overflow)
     may have either sign: e^x (cos y + i sin y) for a huge y, as pow computes it, turns with
     the last bit of y, and so may a zero part where the condition exceeds 1/eps (the angle is
-    lost). condition: per element, how many times an ulp of error in an argument or
+    lost); beside an infinite part a finite part need only be finite (|result| is infinite). condition: per element, how many times an ulp of error in an argument or
     intermediate is magnified (pow's |y log x|): the allowance is max_ulp times it."""
     got, want = np.asarray(got), np.asarray(want)
     assert got.dtype == want.dtype and got.shape == want.shape, (what, got.dtype, want.dtype, got.shape, want.shape)
@@ -114,6 +114,8 @@ def compare(got, want, args, max_ulp, what="", device_math=False, condition=None
     top = np.finfo(w.real.dtype).max
     spacing = (np.spacing(np.minimum(np.maximum(*finite_w), top / 2).astype(w.real.dtype)).astype(np.float64)
                * np.where(np.maximum(*finite_w) > top / 2, 2, 1))  # (np.spacing(max) overflows)
+    if device_math:  # beside an infinite part, any finite part is within 0 ulp of |result| = inf
+        spacing = np.where(np.isinf(w.real) | np.isinf(w.imag), np.inf, spacing)
     worst = 0.0
     for k, (wp, gp) in enumerate(parts):
         exact = ~np.isfinite(wp) | ((wp == 0) & (zero_arg | nonfinite_arg))
