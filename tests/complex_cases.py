@@ -152,6 +152,16 @@ def compare(got, want, args, max_ulp, what="", device_math=False, condition=None
     return worst
 
 
+def report_worst(worst, title):
+    """Generator for a module fixture: after the module's tests, the largest ulp error each
+    (function, dtype) showed (printed; pytest -s shows it)."""
+    yield
+    if worst:
+        print(f"\nlargest ulp error on finite arguments ({title}):")
+        for key in sorted(worst):
+            print(f"  {key[0]:>12} {key[1]:>10}: {worst[key]:.3g}")
+
+
 def condition(name, args):
     """How pow magnifies an error in log x: |y log x| (1 for the other functions)."""
     if name != "pow":

@@ -12,7 +12,6 @@
 #pragma once
 #include <cmath>
 #include <complex>
-#include <limits>
 #include <type_traits>
 
 #include "core/device_complex.h"
@@ -96,7 +95,7 @@ constexpr bool is_complex_v = is_complex<T>::value;
 template <class C, class R = typename C::value_type>
 DLA_HOST_DEVICE C complex_expm1(C z) {
   const R a = z.real(), b = z.imag();
-  if (std::fabs(a) < R(1) && std::isfinite(b)) {  // (for |b| >= 1 too: cos(b) - 1 cancels as well)
+  if (std::fabs(a) < R(1) && std::isfinite(b)) {
     if (b == 0) return {std::expm1(a) + R(0), b};  // + 0: exp(-0 + 0j) - 1 is +0 + 0j
     const R s = std::sin(b / 2);
     return {std::expm1(a) * std::cos(b) - 2 * s * s, std::exp(a) * std::sin(b)};

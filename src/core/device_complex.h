@@ -367,6 +367,26 @@ DLA_HOST_DEVICE dcomplex<R> sqrt(dcomplex<R> z) {
   return {r, std::copysign(s, y)};
 }
 
+// scale e^x (c + i s) for x > exp_split, where e^x overflows but the product need not: e^x
+// applied as factors e^t (t = exp_split; beyond 3t the result overflows anyway). scale is 1
+// (exp) or 1/2 (sinh and cosh), folded into the first factor exactly.
+template <class R>
+DLA_HOST_DEVICE inline dcomplex<R> exp_beyond_split(R x, R c, R s, R scale) {
+  constexpr R t = limits<R>::exp_split;
+  const R et = std::exp(t);
+  x -= t;
+  s *= et * scale;
+  c *= et * scale;
+  if (x > t) {
+    x -= t;
+    s *= et;
+    c *= et;
+  }
+  if (x > t) return {limits<R>::max * c, limits<R>::max * s};
+  const R ev = std::exp(x);
+  return {ev * c, ev * s};
+}
+
 // e^x (cos y + i sin y); for x beyond exp's range e^x is applied in factors e^t so that a
 // finite result (e^x times a small cos or sin) is not lost to an infinite intermediate.
 template <class R>
@@ -376,21 +396,8 @@ DLA_HOST_DEVICE dcomplex<R> exp(dcomplex<R> z) {
     if (!std::isfinite(y)) return {nan<R>(), nan<R>()};
     R s, c;
     sin_cos(y, s, c);
-    R rx = x;
-    constexpr R t = limits<R>::exp_split;
-    if (rx > t) {
-      const R et = std::exp(t);
-      rx -= t;
-      s *= et;
-      c *= et;
-      if (rx > t) {
-        rx -= t;
-        s *= et;
-        c *= et;
-      }
-    }
-    if (rx > t) return {limits<R>::max * c, limits<R>::max * s};  // overflows
-    const R ex = std::exp(rx);
+    if (x > limits<R>::exp_split) return exp_beyond_split(x, c, s, R(1));
+    const R ex = std::exp(x);
     return {ex * c, ex * s};
   }
   if (std::isinf(x)) {
@@ -477,21 +484,7 @@ DLA_HOST_DEVICE dcomplex<R> sinh(dcomplex<R> z) {
       R s, c;
       sin_cos(y, s, c);
       if (negate) c = -c;
-      constexpr R t = limits<R>::exp_split;
-      if (x > t) {  // sinh x = cosh x = e^x / 2, applied in factors
-        const R et = std::exp(t);
-        R rx = x - t;
-        s *= et / 2;
-        c *= et / 2;
-        if (rx > t) {
-          rx -= t;
-          s *= et;
-          c *= et;
-        }
-        if (rx > t) return {limits<R>::max * c, limits<R>::max * s};
-        const R ev = std::exp(rx);
-        return {ev * c, ev * s};
-      }
+      if (x > limits<R>::exp_split) return exp_beyond_split(x, c, s, R(0.5));  // sinh x = cosh x = e^x / 2
       return {std::sinh(x) * c, std::cosh(x) * s};
     }
     if (x == 0) return {negate ? -R(0) : R(0), y - y};
@@ -518,22 +511,8 @@ DLA_HOST_DEVICE dcomplex<R> cosh(dcomplex<R> z) {
     if (std::isfinite(y)) {
       R s, c;
       sin_cos(y, s, c);
-      constexpr R t = limits<R>::exp_split;
-      if (std::fabs(x) > t) {
-        const R et = std::exp(t);
-        R rx = std::fabs(x) - t;
-        if (std::signbit(x)) s = -s;
-        s *= et / 2;
-        c *= et / 2;
-        if (rx > t) {
-          rx -= t;
-          s *= et;
-          c *= et;
-        }
-        if (rx > t) return {limits<R>::max * c, limits<R>::max * s};
-        const R ev = std::exp(rx);
-        return {ev * c, ev * s};
-      }
+      if (std::fabs(x) > limits<R>::exp_split)
+        return exp_beyond_split(std::fabs(x), c, std::signbit(x) ? -s : s, R(0.5));
       return {std::cosh(x) * c, std::sinh(x) * s};
     }
     return {y - y, x == 0 ? R(0) : nan<R>()};
