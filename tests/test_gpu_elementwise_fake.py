@@ -14,6 +14,7 @@ import dlarray as dl
 from gpu_util import fresh_log_and_streams, host
 from test_elementwise import OPS, accepts, sample
 
+# (complex64 and complex128: tests/test_gpu_complex_fake.py)
 REAL_DTYPES = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,
                dl.uint64, dl.float32, dl.float64]
 # Computed by libm (GPU: the vendor's math library) rather than exactly: the CPU may take a
@@ -74,18 +75,6 @@ def test_every_op_and_dtype_matches_the_cpu(fake, name, dtype):
     assert str(got.device) == "rocm:0"
     assert_same(host(got), want, name)
     assert [e[0] for e in fake.log()].count("elementwise") == 1
-
-
-def test_complex_dtypes_say_they_are_not_there_yet(fake):
-    z = gpu(np.ones(3, np.complex64))
-    with pytest.raises(NotImplementedError, match="add on device 'rocm:0' is not available yet for dtype complex64"):
-        z + z
-    with pytest.raises(NotImplementedError, match="conversion from float32 to complex64 on device 'rocm:0' is not"):
-        gpu(np.ones(3, np.float32)) + z
-    fake.clear_log()
-    c = gpu(np.arange(3, dtype=np.float32)).astype(dl.complex128)  # through the host until then
-    assert str(c.device) == "rocm:0" and "cast" not in [e[0] for e in fake.log()]
-    np.testing.assert_array_equal(host(c), np.arange(3, dtype=np.complex128))
 
 
 HALF_CASES = [(name, h) for name in sorted(OPS) for h in ("float16", "bfloat16")

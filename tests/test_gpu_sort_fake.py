@@ -142,13 +142,6 @@ def test_zero_d_and_bad_arguments_raise_as_on_the_cpu(fake):
         dl.sort(dl.asarray(np.ones(3, "float16")).to_device("rocm:0"))
 
 
-def test_complex_is_refused_by_name(fake):
-    g = on_gpu(np.array([1 + 2j, 0j]))
-    for fn in ("sort", "argsort"):
-        with pytest.raises(NotImplementedError, match=f"{fn} on device 'rocm:0' is not available yet for dtype complex128"):
-            getattr(dl, fn)(g)
-
-
 @pytest.mark.parametrize("dtype", ["float32", "int64", "uint16", "bool"])
 def test_long_rows(fake, dtype):
     a = data((3, 40000), dtype, seed=7)

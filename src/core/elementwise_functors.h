@@ -9,7 +9,8 @@
 //    integer powers with negative exponents truncate (2 ** -1 == 0). Nothing can trap.
 //  - Floating-point follows the array API special cases (IEEE 754 / C99 Annex G); these
 //    files are compiled without fast-math.
-//  - Complex math comes from complex_math.h.
+//  - Complex math comes from complex_math.h. T is std::complex on the CPU and dcomplex
+//    (device_complex.h) in the GPU kernels: the same functor serves both.
 #pragma once
 #include <cmath>
 #include <complex>
@@ -199,7 +200,7 @@ struct ReciprocalF {
 struct AbsF {
   template <class T>
   DLA_HOST_DEVICE auto operator()(T a) const {
-    if constexpr (is_complex_v<T>) return std::abs(a);  // hypot: inf wins over NaN
+    if constexpr (is_complex_v<T>) return c99::abs(a);  // hypot: inf wins over NaN
     else if constexpr (std::is_unsigned_v<T>) return a;
     else if constexpr (is_int_v<T>) return a < 0 ? wrap_neg(a) : a;  // |INT_MIN| wraps to INT_MIN
     else return std::fabs(a);
@@ -412,7 +413,7 @@ struct ImagF {
 struct ConjF {
   template <class T>
   DLA_HOST_DEVICE T operator()(T a) const {
-    if constexpr (is_complex_v<T>) return std::conj(a);
+    if constexpr (is_complex_v<T>) return T(a.real(), -a.imag());
     else return a;
   }
 };

@@ -10,10 +10,11 @@
 // dispatch_elementwise(job, runner) selects the body of the job's (op, dtype) pair, or of
 // its (to, from) pair for a cast, or of a sort's or search's helper job (order keys, row
 // positions, the gather of sorted elements, argmax keys, binary searches, compaction and
-// scatter) or of the integer matrix product, and calls runner.template run<Body>(job); the runner is a
-// kernel launch on a GPU and a loop on the host. Complex dtypes are not covered yet (the
-// functors use std::complex, which device code cannot call): dispatch returns
-// DLA_GPU_UNSUPPORTED and the core raises NotImplementedError naming the op and dtype.
+// scatter) or of the integer matrix product, and calls runner.template run<Body>(job); the
+// runner is a kernel launch on a GPU and a loop on the host. Complex elements are dcomplex
+// (core/device_complex.h): the functors' complex branches run on it as the CPU's run on
+// std::complex. A pair no body covers returns DLA_GPU_UNSUPPORTED and the core raises
+// NotImplementedError naming the op and dtype.
 #pragma once
 #include <stdint.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 #include "backends/gpu/gpu_ops.h"
 #include "core/convert.h"
+#include "core/device_complex.h"
 #include "core/dtype.h"
 #include "core/elementwise_functors.h"
 #include "core/elementwise_ops.h"
@@ -45,6 +47,8 @@ template <> struct ElemType<ScalarType::UInt32> { using type = uint32_t; };
 template <> struct ElemType<ScalarType::UInt64> { using type = uint64_t; };
 template <> struct ElemType<ScalarType::Float32> { using type = float; };
 template <> struct ElemType<ScalarType::Float64> { using type = double; };
+template <> struct ElemType<ScalarType::Complex64> { using type = dcomplex<float>; };
+template <> struct ElemType<ScalarType::Complex128> { using type = dcomplex<double>; };
 
 // Byte offsets of flat index i for the job's N operands. I is the index type: 32-bit when
 // the index space fits (64-bit division is slow on GPUs). The outermost dimension needs no
@@ -162,7 +166,8 @@ struct RowIndexBody {
 };
 
 // The element at a sorted position of its row, moved as raw bits (W: an unsigned integer of
-// the element's width): -0 and NaN payloads arrive exactly as they were, as on the CPU.
+// the element's width, or the complex element itself): -0 and NaN payloads arrive exactly as
+// they were, as on the CPU.
 template <class W>
 struct GatherBody {
   static constexpr int N = 3;
@@ -230,6 +235,14 @@ struct SearchBody {
   }
 };
 
+// A value through its order key and back: -0 -> +0, every NaN the quiet NaN; complex
+// numbers part by part (as the CPU's complex keys hold one key per part).
+template <class T>
+DLA_HOST_DEVICE inline T canonical(T v) {
+  if constexpr (elem::is_complex_v<T>) return T(canonical(v.real()), canonical(v.imag()));
+  else return order_key_value<T>(order_key(v));
+}
+
 // Stream compaction's write: where the inclusive scan of 0/1 flags steps, the flagged
 // element goes to slot scan - 1 (slots are distinct, so threads never collide). Reading the
 // scan's previous entry instead of a separate flag array saves a buffer per compaction.
@@ -245,12 +258,12 @@ struct CompactBody {
     if (s == prev) return;
     T* out = reinterpret_cast<T*>(j.data[0]) + (s - 1);
     if (j.data[2] == nullptr) {  // a coordinate of flat index i (nonzero; run starts of unique)
-      if constexpr (sizeof(T) == 8)
+      if constexpr (std::is_same_v<T, int64_t>)
         *out = static_cast<T>((static_cast<int64_t>(i) / j.scalar[2][0]) % j.scalar[2][1]);
       return;
     }
     const T v = load<T>(j, 2, off[2]);
-    if (j.flags & DLA_GPU_FLAG_CANONICAL) *out = order_key_value<T>(order_key(v));
+    if (j.flags & DLA_GPU_FLAG_CANONICAL) *out = canonical(v);
     else __builtin_memcpy(out, &v, sizeof(T));  // the exact bits (-0, NaN payloads)
   }
 };
@@ -315,6 +328,7 @@ int visit_dtype(int code, F&& f) {
     DLA_GPU_DTYPE_CASE(Bool) DLA_GPU_DTYPE_CASE(Int8) DLA_GPU_DTYPE_CASE(Int16) DLA_GPU_DTYPE_CASE(Int32)
     DLA_GPU_DTYPE_CASE(Int64) DLA_GPU_DTYPE_CASE(UInt8) DLA_GPU_DTYPE_CASE(UInt16) DLA_GPU_DTYPE_CASE(UInt32)
     DLA_GPU_DTYPE_CASE(UInt64) DLA_GPU_DTYPE_CASE(Float32) DLA_GPU_DTYPE_CASE(Float64)
+    DLA_GPU_DTYPE_CASE(Complex64) DLA_GPU_DTYPE_CASE(Complex128)
 #undef DLA_GPU_DTYPE_CASE
     default: return DLA_GPU_UNSUPPORTED;
   }
@@ -363,6 +377,12 @@ int dispatch_helper_job(const DlaGpuElementwise& j, Runner& runner) {
   return visit_dtype(j.dtype, [&](auto s) -> int {
     using T = typename ElemType<decltype(s)::value>::type;
     if constexpr (std::is_void_v<T>) {
+      return DLA_GPU_UNSUPPORTED;
+    } else if constexpr (elem::is_complex_v<T>) {
+      // Complex sorts order keys of each part (jobs on the parts' float dtype, gpu_sort.cpp);
+      // what moves whole elements: the gather of sorted elements and unique's compaction.
+      if (j.op == DLA_GPU_OP_GATHER) return runner.template run<GatherBody<T>>(j);
+      if (j.op == DLA_GPU_OP_COMPACT) return runner.template run<CompactBody<T>>(j);
       return DLA_GPU_UNSUPPORTED;
     } else {
       if (j.op == DLA_GPU_OP_SORT_KEY) return runner.template run<SortKeyBody<T>>(j);

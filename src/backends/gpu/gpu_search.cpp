@@ -32,7 +32,7 @@ namespace {
 
 const DType kIndex = DType::of(ScalarType::Int64);
 
-// The element bodies cover the real dtypes; complex keys (two parts) have no GPU kernel yet.
+// Searches over complex keys (two parts) have no GPU kernel yet (sort and unique have).
 void refuse_complex(const Array& x, const char* fname) {
   const ScalarType st = x.dtype().scalar;
   if (st == ScalarType::Complex64 || st == ScalarType::Complex128)
@@ -182,7 +182,6 @@ void gpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const 
 // flagged element's coordinate on that axis, (i / inner) % extent of its row-major index i,
 // into slot scan[i] - 1.
 Array gpu_nonzero(const Array& x) {
-  refuse_complex(x, "nonzero");
   const Device dev = x.device();
   const int64_t n = x.size();
   const Array scan = flags_scan(x);
@@ -238,9 +237,11 @@ void gpu_isin(const Array& out, const Array& x1, const Array& x2, bool invert) {
 // length), then COMPACT jobs for the values (exact elements when indices or inverse are
 // asked for, else through their keys, -0 -> +0 and NaN the quiet NaN, like the CPU), the
 // first positions and the run starts (counts are differences of those), and a SCATTER of
-// each sorted element's run number back to its position for the inverse.
+// each sorted element's run number back to its position for the inverse. Complex values
+// (sorted by real, then imaginary part) start a run where they differ from their
+// predecessor: not_equal of the values, which is true for a NaN part and false for -0 and +0,
+// so the same runs as the CPU's per-part keys; their canonical values are canonical parts.
 UniqueParts gpu_unique(const Array& x, int parts) {
-  refuse_complex(x, "unique");
   const Device dev = x.device();
   const DType dt = x.dtype();
   const int64_t n = x.size();
@@ -252,18 +253,25 @@ UniqueParts gpu_unique(const Array& x, int parts) {
   const Array scan = Array::empty(Dims{n}, kIndex, dev);
   fill(scan.view(Dims{1}, Dims{1}, scan.byte_offset()), Scalar::of_int(1));
   if (n > 1) {
-    const DType kd = key_dtype(dt.itemsize());
-    const Array keys = Array::empty(Dims{n}, kd, dev);
-    DlaGpuElementwise job = blank_job(DLA_GPU_OP_SORT_KEY, dt.scalar);
-    job.data[0] = keys.data();
-    job.data[1] = sv.data();
-    const int64_t kb = kd.itemsize(), vb = dt.itemsize();
-    const int64_t* strides[2] = {&kb, &vb};
-    submit_gpu_job(dev, job, Dims{n}, strides, 2, "unique (order keys)");
-    const Array next = keys.view(Dims{n - 1}, Dims{1}, keys.byte_offset() + kb);
-    Array starts = elementwise(OpId::not_equal, next, keys.view(Dims{n - 1}, Dims{1}, keys.byte_offset()));
-    if (is_floating(dt.scalar))
-      starts = elementwise(OpId::logical_or, starts, elementwise(OpId::isnan, sv.view(Dims{n - 1}, Dims{1}, sv.byte_offset() + vb)));
+    const int64_t vb = dt.itemsize();
+    const Array next_value = sv.view(Dims{n - 1}, Dims{1}, sv.byte_offset() + vb);
+    Array starts;
+    if (is_complex(dt.scalar)) {
+      starts = elementwise(OpId::not_equal, next_value, sv.view(Dims{n - 1}, Dims{1}, sv.byte_offset()));
+    } else {
+      const DType kd = key_dtype(dt.itemsize());
+      const Array keys = Array::empty(Dims{n}, kd, dev);
+      DlaGpuElementwise job = blank_job(DLA_GPU_OP_SORT_KEY, dt.scalar);
+      job.data[0] = keys.data();
+      job.data[1] = sv.data();
+      const int64_t kb = kd.itemsize();
+      const int64_t* strides[2] = {&kb, &vb};
+      submit_gpu_job(dev, job, Dims{n}, strides, 2, "unique (order keys)");
+      const Array next = keys.view(Dims{n - 1}, Dims{1}, keys.byte_offset() + kb);
+      starts = elementwise(OpId::not_equal, next, keys.view(Dims{n - 1}, Dims{1}, keys.byte_offset()));
+      if (is_floating(dt.scalar))
+        starts = elementwise(OpId::logical_or, starts, elementwise(OpId::isnan, next_value));
+    }
     cast_into(scan.view(Dims{n - 1}, Dims{1}, scan.byte_offset() + 8), starts);
     tree_scan(OpId::add, scan, 0);
   }
