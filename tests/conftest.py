@@ -3,6 +3,9 @@ hypothesis runs the same examples on every run (CI must not turn red by chance; 
 found by exploring is fixed and then kept as a test).
 
 HYPOTHESIS_PROFILE=explore draws new examples each run.
+DLARRAY_GPU_TESTS_OVER_FAKE=1 with `-m gpu` runs the GPU test files over the fake backend
+(dlarray._fake_gpu as rocm:0): it checks the tests' own logic on a machine without a GPU (the
+kernels they test are the GPU's; CUDA-only tests still skip).
 """
 import os
 import sys
@@ -17,6 +20,13 @@ import pytest
 from hypothesis import settings
 
 import dlarray
+
+if os.environ.get("DLARRAY_GPU_TESTS_OVER_FAKE"):
+    import dlarray._fake_gpu
+
+    if "rocm" in dlarray._core._backends():
+        dlarray._core._uninstall_gpu_backend("rocm")
+    dlarray._fake_gpu.install()
 
 settings.register_profile("deterministic", derandomize=True, database=None, deadline=None)
 settings.register_profile("explore", deadline=None)

@@ -24,10 +24,12 @@ def values(dtype, n, seed):
     return rng.integers(max(info.min, -100), min(info.max, 100), n).astype(dtype)
 
 
-def same(got, want):
+def same(got, want, maxulp=0):
+    """Exact, or within maxulp for the transcendental functions: the GPU computes them with its
+    vendor's math library (CUDA documents expf within 2 ulp, atan2f within 3), the CPU with ours."""
     assert got.dtype == want.dtype and got.shape == want.shape
-    if want.dtype.kind == "f":
-        np.testing.assert_array_max_ulp(got, want, maxulp=1)
+    if want.dtype.kind == "f" and maxulp:
+        np.testing.assert_array_max_ulp(got, want, maxulp=maxulp)
     else:
         np.testing.assert_array_equal(got, want)
 
@@ -39,13 +41,15 @@ def test_binary_unary_and_where_match_the_cpu(n, dtype):
     a, b = values(dtype, n, 1), values(dtype, n, 2)
     xa, xb = dl.asarray(a), dl.asarray(b)
     ga, gb = xa.to_device(dev), xb.to_device(dev)
-    ops = [(dl.equal, 2), (dl.less, 2), (dl.logical_and, 2)] if dtype == "bool" else \
-        [(dl.add, 2), (dl.multiply, 2), (dl.maximum, 2), (dl.less, 2), (dl.negative, 1), (dl.abs, 1)]
+    # (function, arity, ulp allowed): IEEE operations must agree exactly
+    ops = [(dl.equal, 2, 0), (dl.logical_and, 2, 0), (dl.logical_xor, 2, 0), (dl.logical_not, 1, 0)] \
+        if dtype == "bool" else \
+        [(dl.add, 2, 0), (dl.multiply, 2, 0), (dl.maximum, 2, 0), (dl.less, 2, 0), (dl.negative, 1, 0), (dl.abs, 1, 0)]
     if dtype.startswith("float"):
-        ops += [(dl.exp, 1), (dl.sqrt, 1), (dl.divide, 2), (dl.atan2, 2)]
-    for f, arity in ops:
+        ops += [(dl.sqrt, 1, 0), (dl.divide, 2, 0), (dl.exp, 1, 4), (dl.atan2, 2, 4)]
+    for f, arity, ulp in ops:
         args_cpu, args_gpu = (xa, xb)[:arity], (ga, gb)[:arity]
-        same(host(f(*args_gpu)), host(f(*args_cpu)))
+        same(host(f(*args_gpu)), host(f(*args_cpu)), ulp)
     cond = dl.asarray(values("bool", n, 3))
     same(host(dl.where(cond.to_device(dev), ga, gb)), host(dl.where(cond, xa, xb)))
 
@@ -62,7 +66,7 @@ def test_scalars_views_and_broadcasting_match_the_cpu(dtype):
         lambda m: m * two,            # a scalar operand
         lambda m: two - m,
         lambda m: m[1:] + m[:-1],     # misaligned operands: the element path
-        lambda m: m[::2] * m[1::2],   # strided operands
+        lambda m: m[:-1:2] * m[1::2],  # strided operands
         lambda m: dl.reshape(m[:4096], (64, 64)) + dl.reshape(m[:64], (1, 64)),  # broadcasting
     ]
     for c in cases:

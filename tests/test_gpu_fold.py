@@ -35,13 +35,19 @@ def check_against_cpu(name, x_host, device, axis, keepdims=False):
     if want.dtype.kind != "f" or name in ("max", "min"):
         np.testing.assert_array_equal(got, want)
         return
+    # Against an exact-enough reference (long double), not the CPU's float result: the CPU's
+    # float32 product is a sequential one, whose error can exceed a tree's bound.
     n = max(1, x_host.size // max(1, want.size))
     eps = np.finfo(want.dtype).eps
+    ref_fn = np.sum if name == "sum" else np.prod
+    exact = ref_fn(x_host.astype(np.longdouble), axis=axis, keepdims=keepdims)
+    bound = 2 * (math.log2(n) + 2) * eps
     if name == "sum":
-        scale = np.sum(np.abs(x_host.astype(np.float64)), axis=axis, keepdims=keepdims)
-        assert np.all(np.abs(got - want) <= 2 * (math.log2(n) + 2) * eps * scale + np.finfo(want.dtype).tiny), name
-    else:
-        np.testing.assert_allclose(got, want, rtol=4 * (math.log2(n) + 2) * eps, equal_nan=True)
+        scale = np.sum(np.abs(x_host.astype(np.longdouble)), axis=axis, keepdims=keepdims)
+        ok = np.abs(got - exact) <= bound * scale + np.finfo(want.dtype).tiny
+    else:  # a product's rounding errors add up over all n - 1 multiplications, whatever the tree
+        ok = np.abs(got - exact) <= n * eps * np.abs(exact)
+    assert np.all(ok | (np.isnan(got) & np.isnan(exact))), name
 
 
 # ---- over the fake backend ---------------------------------------------------------------------
@@ -145,9 +151,10 @@ def test_gpu_fold_nan_zero_and_accuracy():
     a = np.random.default_rng(3).uniform(0, 1, (777, 5001))
     a[500, 4000] = np.nan
     x = dl.asarray(a).to_device(dev)
-    for f in (dl.max, dl.min, dl.sum):
-        for axis in (None, 0, 1):
+    for axis in (None, 0, 1):
+        for f in (dl.max, dl.min):
             np.testing.assert_array_equal(host(f(x, axis=axis)), host(f(dl.asarray(a), axis=axis)))
+        check_against_cpu("sum", a, dev, axis)
     # 2^24 + 3 values of 0.1 in float32: a sequential sum drifts by about 1e-2 relative; a tree
     # stays within a few ulp per level.
     v = np.full(2**24 + 3, 0.1, dtype=np.float32)
