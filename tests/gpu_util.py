@@ -60,3 +60,22 @@ def fresh_log_and_streams(fake):
     yield
     for d in (0, 1):
         dlarray.rocm.set_stream(dlarray.rocm.Stream(d, handle=0))
+
+
+def random_values(shape, dtype, seed=0):
+    """Standard-normal test data of a NumPy dtype name (complex: both parts random)."""
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        v = v + 1j * rng.standard_normal(shape)
+    return v.astype(dtype)
+
+
+# The FFT test files' transforms and the input dtypes each accepts.
+FFT_ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
+FFT_N_D = ["fftn", "ifftn", "rfftn", "irfftn"]
+FFT_REAL_INPUT = {"rfft", "ihfft", "rfftn"}
+
+
+def fft_dtypes_of(name):
+    return ["float32", "float64"] if name in FFT_REAL_INPUT else ["float32", "float64", "complex64", "complex128"]

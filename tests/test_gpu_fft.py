@@ -15,26 +15,14 @@ import pytest
 
 import dlarray as dl
 import dlarray.fft as F
-from gpu_util import host, needs_cuda
+from gpu_util import host, needs_cuda, random_values as signal
+from gpu_util import FFT_N_D as N_D, FFT_ONE_D as ONE_D, FFT_REAL_INPUT as REAL_INPUT, fft_dtypes_of as dtypes_of
 
 pytestmark = [pytest.mark.gpu, needs_cuda]
 
 DEV = "cuda:0"
-ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
-N_D = ["fftn", "ifftn", "rfftn", "irfftn"]
-REAL_INPUT = {"rfft", "ihfft", "rfftn"}
 
 
-def signal(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    v = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        v = v + 1j * rng.standard_normal(shape)
-    return v.astype(dtype)
-
-
-def dtypes_of(name):
-    return ["float32", "float64"] if name in REAL_INPUT else ["float32", "float64", "complex64", "complex128"]
 
 
 def assert_matches_cpu(name, a, **kw):

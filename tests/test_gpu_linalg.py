@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import host, needs_cuda
+from gpu_util import host, needs_cuda, random_values as values
 
 pytestmark = [pytest.mark.gpu, needs_cuda]
 
@@ -23,13 +23,6 @@ DEV = "cuda:0"
 FLOAT = ["float32", "float64", "complex64", "complex128"]
 RTOL = {"float32": 1e-4, "complex64": 1e-4, "float64": 1e-11, "complex128": 1e-11}
 
-
-def values(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    v = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        v = v + 1j * rng.standard_normal(shape)
-    return v.astype(dtype)
 
 
 def gpu(a):

@@ -252,11 +252,14 @@ int elementwise_async(int device, const DlaGpuElementwise* job, void* stream) {
   return launch_elementwise(*job, stream);
 }
 
+// An empty job of an entry with scratch memory: it queues nothing and needs none.
+bool nothing_to_queue(bool empty, void* temp, size_t* temp_bytes) {
+  if (empty && !temp) *temp_bytes = 0;
+  return empty;
+}
+
 int segmented_sort_async(int device, const DlaGpuSegmentedSort* job, void* temp, size_t* temp_bytes, void* stream) {
-  if (job->segments <= 0 || job->length <= 0) {
-    if (!temp) *temp_bytes = 0;
-    return 0;
-  }
+  if (nothing_to_queue(job->segments <= 0 || job->length <= 0, temp, temp_bytes)) return 0;
   DLA_ON_DEVICE(device);
   return launch_segmented_sort(*job, temp, temp_bytes, stream);
 }
@@ -309,10 +312,7 @@ int fft_async(int device, const DlaGpuFft* job, void* temp, size_t* temp_bytes, 
 }
 
 int fold_async(int device, const DlaGpuFold* job, void* temp, size_t* temp_bytes, void* stream) {
-  if (job->outer <= 0 || job->inner <= 0) {
-    if (!temp) *temp_bytes = 0;
-    return 0;
-  }
+  if (nothing_to_queue(job->outer <= 0 || job->inner <= 0, temp, temp_bytes)) return 0;
   DLA_ON_DEVICE(device);
   return launch_fold(*job, temp, temp_bytes, stream);
 }
