@@ -319,3 +319,18 @@ def test_values_reach_the_host(fake):
     x = gpu(np.arange(6.0).reshape(2, 3))
     assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
     assert float(dl.sum(x)) == 15.0 and bool(dl.any(x > 4))
+
+
+def test_concat_and_stack_of_mixed_dtypes_convert_on_the_device(fake):
+    # (the H100 conformance run found them copying a GPU operand to the host, then failing to
+    # cast it into the GPU result: "cast: arrays are on different devices")
+    a, b = np.array([1, 2], dtype=np.int8), np.array([3, 4], dtype=np.int64)
+    ga, gb = gpu(a), gpu(b)
+    fake.clear_log()
+    for f, want in [(dl.stack, np.stack([a, b])), (dl.concat, np.concatenate([a, b]))]:
+        got = f([ga, gb])
+        assert str(got.device) == "rocm:0" and got.dtype == dl.int64
+        np.testing.assert_array_equal(host(got), want)
+    assert "cast" in [e[0] for e in fake.log()]
+    e8, e16 = gpu(np.zeros((0, 2), np.int8)), gpu(np.zeros((0, 2), np.int16))
+    assert dl.stack([e8, e16]).shape == (2, 0, 2) and dl.concat([e8, e16]).shape == (0, 2)

@@ -16,12 +16,12 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-// dst = src, converting the dtype when they differ.
+// dst = src, converting the dtype when they differ (on their device: GPUs convert too).
 void assign(const Array& dst, const Array& src) {
   if (dst.dtype() == src.dtype())
     copy_into(dst, src);
   else
-    cast_into(dst, src.device().host_accessible() ? src : copy_to(src, Device{}));
+    cast_into(dst, src);
 }
 
 // The slice [start, start + len) of x along axis, as a view.
