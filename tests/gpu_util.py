@@ -1,5 +1,6 @@
 """Helpers shared by the GPU test files (tests/test_gpu_*.py)."""
 import gc
+import threading
 
 import numpy as np
 import pytest
@@ -71,11 +72,21 @@ def random_values(shape, dtype, seed=0):
     return v.astype(dtype)
 
 
-# The FFT test files' transforms and the input dtypes each accepts.
-FFT_ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
-FFT_N_D = ["fftn", "ifftn", "rfftn", "irfftn"]
-FFT_REAL_INPUT = {"rfft", "ihfft", "rfftn"}
+def run_in_threads(work, count=4):
+    """work(i) for i < count, each in its own thread at once; the first exception any raised is
+    raised here (an assertion in a thread would otherwise only be printed)."""
+    errors = []
 
+    def guarded(i):
+        try:
+            work(i)
+        except Exception as e:  # noqa: BLE001 - re-raised below
+            errors.append(e)
 
-def fft_dtypes_of(name):
-    return ["float32", "float64"] if name in FFT_REAL_INPUT else ["float32", "float64", "complex64", "complex128"]
+    threads = [threading.Thread(target=guarded, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]

@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from gpu_util import fake_gpu_backend
+from gpu_util import fake_gpu_backend, random_values as data
 from oracle import to_numpy
 
 F = dl.fft
@@ -40,14 +40,6 @@ def backend(request):
 
 def accepted(name):
     return ["float32", "float64"] if name in REAL_INPUT else FLOATS
-
-
-def data(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    a = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        a = a + 1j * rng.standard_normal(shape)
-    return a.astype(dtype)
 
 
 def assert_close(got, expected, expected_dtype):

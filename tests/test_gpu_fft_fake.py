@@ -15,7 +15,7 @@ import pytest
 import dlarray as dl
 import dlarray.fft as F
 from gpu_util import fresh_log_and_streams, host, random_values as signal
-from gpu_util import FFT_N_D as N_D, FFT_ONE_D as ONE_D, FFT_REAL_INPUT as REAL_INPUT, fft_dtypes_of as dtypes_of
+from test_fft import N_D, ONE_D, REAL_INPUT, accepted as dtypes_of
 
 DLA_GPU_UNSUPPORTED, DLA_GPU_LIBRARY_MISSING = -1, -2
 

@@ -9,13 +9,12 @@ cuBLAS is reported with what to install. Marked gpu: skipped without a CUDA devi
 import os
 import subprocess
 import sys
-import threading
 
 import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import host, needs_cuda, random_values as values
+from gpu_util import host, needs_cuda, random_values as values, run_in_threads
 
 pytestmark = [pytest.mark.gpu, needs_cuda]
 
@@ -111,22 +110,12 @@ def test_runs_on_the_current_stream_and_from_threads():
         r = ga @ gb
         got = host(r)
     np.testing.assert_allclose(got, a @ b, rtol=1e-12)
-    errors = []
-
     def work(seed):
-        try:
-            x, y = values((4, 64, 64), "float32", seed), values((64, 32), "float32", seed + 1)
-            for _ in range(5):
-                np.testing.assert_allclose(host(gpu(x) @ gpu(y)), x @ y, rtol=1e-4, atol=1e-4)
-        except Exception as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+        x, y = values((4, 64, 64), "float32", seed), values((64, 32), "float32", seed + 1)
+        for _ in range(5):
+            np.testing.assert_allclose(host(gpu(x) @ gpu(y)), x @ y, rtol=1e-4, atol=1e-4)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(work)
 
 
 def _run(code, **env):
