@@ -75,7 +75,6 @@ struct OpShape<gpu_kernels::OpBody<F, N, A, T>> {
   using Cond = A;
   using In = T;
   using Out = decltype(op_result<F, N, A, T>());
-  static constexpr int kOperands = N;
   static constexpr size_t kWidest = sizeof(Out) > sizeof(T) ? (sizeof(A) > sizeof(Out) ? sizeof(A) : sizeof(Out))
                                                              : (sizeof(A) > sizeof(T) ? sizeof(A) : sizeof(T));
   // Elements per vector: 16 bytes of the widest operand (1: the fast path buys nothing).
@@ -108,11 +107,11 @@ __global__ void vector_kernel(const DlaGpuElementwise job) {
   typename S::Fn f;
   for (I p = first; p < packs; p += step) {
     Pack<R, V> out;
-    if constexpr (S::kOperands == 2) {
+    if constexpr (Body::N == 2) {
       const Pack<T, V> a = load_pack<T, V>(job, 1, p);
 #pragma unroll
       for (int u = 0; u < V; ++u) out.v[u] = f(a.v[u]);
-    } else if constexpr (S::kOperands == 3) {
+    } else if constexpr (Body::N == 3) {
       const Pack<T, V> a = load_pack<T, V>(job, 1, p), b = load_pack<T, V>(job, 2, p);
 #pragma unroll
       for (int u = 0; u < V; ++u) out.v[u] = f(a.v[u], b.v[u]);
@@ -133,48 +132,44 @@ __global__ void vector_kernel(const DlaGpuElementwise job) {
 template <class Body>
 bool vector_ready(const DlaGpuElementwise& job) {
   using S = OpShape<Body>;
-  {
-    if (job.ndim != 1 || job.count < 4 * S::kV) return false;
-    const size_t sizes[4] = {sizeof(typename S::Out), S::kOperands == 4 ? sizeof(typename S::Cond) : sizeof(typename S::In),
-                             sizeof(typename S::In), sizeof(typename S::In)};
-    for (int k = 0; k < S::kOperands; ++k) {
-      if (job.data[k] == nullptr) continue;  // a scalar (never operand 0)
-      if (job.strides[k][0] != static_cast<int64_t>(sizes[k]) ||
-          reinterpret_cast<uintptr_t>(job.data[k]) % (sizes[k] * S::kV) != 0)
-        return false;
-    }
-    return true;
+  if (job.ndim != 1 || job.count < 4 * S::kV) return false;
+  const size_t sizes[4] = {sizeof(typename S::Out), Body::N == 4 ? sizeof(typename S::Cond) : sizeof(typename S::In),
+                           sizeof(typename S::In), sizeof(typename S::In)};
+  for (int k = 0; k < Body::N; ++k) {
+    if (job.data[k] == nullptr) continue;  // a scalar (never operand 0)
+    if (job.strides[k][0] != static_cast<int64_t>(sizes[k]) ||
+        reinterpret_cast<uintptr_t>(job.data[k]) % (sizes[k] * S::kV) != 0)
+      return false;
   }
+  return true;
 }
 
 struct LaunchRunner {
   gpuStream_t stream;
-  template <class Body>
-  int run(const DlaGpuElementwise& job) {
+
+  // One grid-stride launch over `items` work items (elements, or vectors of them): 32-bit
+  // indices while i + grid stride cannot wrap, the grid capped at what fills the device.
+  template <class Kernel32, class Kernel64>
+  int launch(Kernel32 narrow, Kernel64 wide, const DlaGpuElementwise& job, int64_t items) {
     constexpr int kThreads = 256;
+    int64_t blocks = (items + kThreads - 1) / kThreads;
     const int64_t max_blocks = max_blocks_here();
-    if constexpr (OpShape<Body>::kV > 1) {
-      if (vector_ready<Body>(job)) {
-        constexpr int V = OpShape<Body>::kV;
-        int64_t blocks = (job.count / V + kThreads - 1) / kThreads;
-        if (blocks > max_blocks) blocks = max_blocks;
-        static_cast<void>(gpuGetLastError());
-        if (job.count < (int64_t(1) << 31))
-          vector_kernel<Body, uint32_t><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
-        else
-          vector_kernel<Body, uint64_t><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
-        return static_cast<int>(gpuGetLastError());
-      }
-    }
-    int64_t blocks = (job.count + kThreads - 1) / kThreads;
     if (blocks > max_blocks) blocks = max_blocks;
     static_cast<void>(gpuGetLastError());  // report this launch's error only
-    // 32-bit indices while i + grid stride cannot wrap.
     if (job.count < (int64_t(1) << 31))
-      elementwise_kernel<Body, uint32_t><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
+      narrow<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
     else
-      elementwise_kernel<Body, uint64_t><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
+      wide<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
     return static_cast<int>(gpuGetLastError());
+  }
+
+  template <class Body>
+  int run(const DlaGpuElementwise& job) {
+    if constexpr (OpShape<Body>::kV > 1) {
+      if (vector_ready<Body>(job))
+        return launch(vector_kernel<Body, uint32_t>, vector_kernel<Body, uint64_t>, job, job.count / OpShape<Body>::kV);
+    }
+    return launch(elementwise_kernel<Body, uint32_t>, elementwise_kernel<Body, uint64_t>, job, job.count);
   }
 };
 

@@ -16,6 +16,8 @@
 // partial results are a 1/128th or less of it.
 #include <stdint.h>
 
+#include <cstdlib>
+
 #include "backends/gpu/gpu_fold.h"
 #include "backends/gpu/gpu_ops.h"
 #include "backends/gpu/gpu_runtime.h"
@@ -148,8 +150,6 @@ __global__ void fold_cols_kernel(const FoldPass p) {
   if (y == 0 && o < p.outer) store_result<T>(p, o, c, s[0][x], f);
 }
 
-int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
-
 // The passes of a job: the first reads the input; each later one folds the partial results of
 // the one before, until one chunk per output is left and the last pass writes the output.
 // Partials alternate between two scratch areas (even and odd passes). With launch == false it
@@ -169,7 +169,7 @@ int run_passes(const DlaGpuFold& job, char* temp, size_t* temp_bytes, gpuStream_
   int64_t area[2] = {0, 0};  // bytes each scratch area needs
   for (int pass = 0;; ++pass) {
     // Columns when neighbouring outputs are nearer in memory than neighbouring elements.
-    const bool cols = p.outer > 1 && p.inner > kItems && abs64(p.in_outer.step) < abs64(p.in_inner);
+    const bool cols = p.outer > 1 && p.inner > kItems && std::abs(p.in_outer.step) < std::abs(p.in_inner);
     int lane_shift = 0;
     if (!cols) {
       while ((int64_t(1) << lane_shift) * kItems < p.inner && (1 << lane_shift) < kThreads) ++lane_shift;
