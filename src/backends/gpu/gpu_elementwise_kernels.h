@@ -371,6 +371,8 @@ int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
 }
 
 // The helper jobs of sort, the searching functions and matmul (DLA_GPU_OP_SORT_KEY ... MATMUL).
+inline bool is_helper_job(int op) { return op <= DLA_GPU_OP_SORT_KEY && op >= DLA_GPU_OP_MATMUL; }
+
 template <class Runner>
 int dispatch_helper_job(const DlaGpuElementwise& j, Runner& runner) {
   if (j.op == DLA_GPU_OP_ROW_INDEX) return runner.template run<RowIndexBody>(j);
@@ -403,8 +405,7 @@ int dispatch_helper_job(const DlaGpuElementwise& j, Runner& runner) {
 template <class Runner>
 int dispatch_elementwise(const DlaGpuElementwise& j, Runner& runner) {
   if (j.op == DLA_GPU_OP_CAST) return dispatch_cast(j, runner);
-  if (j.op <= DLA_GPU_OP_SORT_KEY && j.op >= DLA_GPU_OP_MATMUL)  // the sort, search and matmul helper jobs
-    return dispatch_helper_job(j, runner);
+  if (is_helper_job(j.op)) return dispatch_helper_job(j, runner);
   return dispatch_op_part<0, 1>(j, runner);
 }
 
