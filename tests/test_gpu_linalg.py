@@ -1,10 +1,16 @@
-"""matmul, `@`, tensordot and vecdot on a real CUDA device (cuBLAS, loaded at run time) vs the CPU.
+"""matmul, `@`, tensordot, vecdot (cuBLAS) and the linalg extension's LAPACK forms (cuSOLVER) on a
+real CUDA device, both libraries loaded at run time, vs the CPU.
 
 Every layout path of the core is also checked on any machine by tests/test_gpu_linalg_fake.py;
 this file checks cuBLAS itself: that it loads (from the nvidia-cublas wheel, or wherever PyTorch
 or CuPy got theirs), computes what OpenBLAS computes for every floating and complex dtype and
 layout, runs on the current stream, from several threads, without TF32, and that a missing
-cuBLAS is reported with what to install. Marked gpu: skipped without a CUDA device.
+cuBLAS is reported with what to install. For cuSOLVER the same: every LAPACK form and dtype,
+stacks, wide and tall matrices, empty ones, LinAlgError from the info array, the composed
+functions on top, loading on first use and the message of a missing library. Factors that are
+unique only up to signs or phases (QR, SVD, eigenvectors) are checked by what defines them
+(reconstruction, orthonormality, triangularity) and their invariants against the CPU.
+Marked gpu: skipped without a CUDA device.
 """
 import os
 import subprocess
@@ -149,3 +155,147 @@ def test_a_missing_cublas_says_what_to_install(tmp_path):
     assert "ERROR matmul on device 'cuda:0': cuBLAS" in r.stdout, r.stdout
     assert "pip install dlarray[cuda]" in r.stdout and "nvidia-cublas" in r.stdout, r.stdout
     assert "int 2" in r.stdout, r.stdout  # the integer kernel needs no library
+
+
+
+# ---- the LAPACK forms through cuSOLVER ----------------------------------------------------------
+
+LRTOL = {"float32": 2e-3, "complex64": 2e-3, "float64": 1e-9, "complex128": 1e-9}
+
+
+def near(got, want, dtype, scale=1.0):
+    np.testing.assert_allclose(got, want, rtol=LRTOL[dtype], atol=LRTOL[dtype] * scale)
+
+
+def hermitian_pd(shape, dtype, seed=0):
+    a = values(shape, dtype, seed)
+    n = shape[-1]
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+def adj(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+def on_gpu(r):
+    for x in (r if isinstance(r, tuple) else (r,)):
+        assert str(x.device) == DEV
+    return tuple(host(x) for x in r) if isinstance(r, tuple) else host(r)
+
+
+SQ = [(5, 5), (1, 1), (4, 6, 6), (2, 3, 3, 3), (0, 3, 3), (2, 0, 0), (80, 80)]
+RECT_SHAPES = [(7, 4), (4, 7), (5, 5), (3, 9, 6), (3, 6, 9), (0, 3, 2), (2, 0, 3), (2, 3, 0), (70, 33), (33, 70)]
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+@pytest.mark.parametrize("shape", SQ, ids=str)
+def test_cholesky_inv_det_slogdet_solve(dtype, shape):
+    x, spd = values(shape, dtype, 1), hermitian_pd(shape, dtype, 2)
+    n = shape[-1]
+    for upper in (False, True):
+        got = on_gpu(dl.linalg.cholesky(gpu(spd), upper=upper))
+        near(got, host(dl.linalg.cholesky(dl.asarray(spd), upper=upper)), dtype, n)
+    near(on_gpu(dl.linalg.inv(gpu(x))), host(dl.linalg.inv(dl.asarray(x))), dtype, 10 * n)
+    near(on_gpu(dl.linalg.det(gpu(x))), host(dl.linalg.det(dl.asarray(x))), dtype, 10.0 ** min(n, 30))
+    sign, logabs = on_gpu(dl.linalg.slogdet(gpu(x)))
+    csign, clog = (host(v) for v in dl.linalg.slogdet(dl.asarray(x)))
+    near(sign, csign, dtype)
+    near(logabs, clog, dtype, n)
+    for rhs in (values(shape[:-1] + (3,), dtype, 3), values((n,), dtype, 4)):
+        near(on_gpu(dl.linalg.solve(gpu(x), gpu(rhs))), host(dl.linalg.solve(dl.asarray(x), dl.asarray(rhs))),
+             dtype, 10 * n)
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+@pytest.mark.parametrize("shape", RECT_SHAPES, ids=str)
+def test_qr_and_svd(dtype, shape):
+    x = values(shape, dtype, 5)
+    m, n = shape[-2:]
+    scale = max(m, n, 1)
+    for mode in ("reduced", "complete"):
+        q, r = on_gpu(dl.linalg.qr(gpu(x), mode=mode))
+        cq, cr = (host(v) for v in dl.linalg.qr(dl.asarray(x), mode=mode))
+        assert q.shape == cq.shape and r.shape == cr.shape
+        near(q @ r, x, dtype, scale)
+        near(adj(q) @ q, np.broadcast_to(np.eye(q.shape[-1]), adj(q).shape[:-1] + (q.shape[-1],)), dtype, scale)
+        assert not np.triu(r.swapaxes(-1, -2), 1).any()  # R is upper triangular (zeros below, exactly)
+        near(np.abs(r), np.abs(cr), dtype, scale)  # unique up to the signs (phases) of Q's columns
+    near(on_gpu(dl.linalg.svdvals(gpu(x))), host(dl.linalg.svdvals(dl.asarray(x))), dtype, scale)
+    for full in (True, False):
+        u, s, vh = on_gpu(dl.linalg.svd(gpu(x), full_matrices=full))
+        cu, cs, cvh = (host(v) for v in dl.linalg.svd(dl.asarray(x), full_matrices=full))
+        assert (u.shape, s.shape, vh.shape) == (cu.shape, cs.shape, cvh.shape)
+        near(s, cs, dtype, scale)
+        k = min(m, n)
+        near((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], x, dtype, scale)
+        near(adj(u) @ u, np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2), dtype, scale)
+        near(vh @ adj(vh), np.broadcast_to(np.eye(vh.shape[-2]), vh.shape[:-2] + (vh.shape[-2],) * 2), dtype, scale)
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+@pytest.mark.parametrize("shape", SQ, ids=str)
+def test_eigh_and_eig(dtype, shape):
+    h, x = hermitian_pd(shape, dtype, 6), values(shape, dtype, 7)
+    n = shape[-1]
+    w, v = on_gpu(dl.linalg.eigh(gpu(h)))
+    near(w, host(dl.linalg.eigvalsh(dl.asarray(h))), dtype, 10 * n)
+    near(on_gpu(dl.linalg.eigvalsh(gpu(h))), w, dtype, 10 * n)
+    near(h @ v, v * w[..., None, :], dtype, 10 * n)
+    w, v = on_gpu(dl.linalg.eig(gpu(x)))
+    assert w.dtype == np.result_type(dtype, np.complex64) and v.dtype == w.dtype
+    near(x @ v, v * w[..., None, :], dtype, 10 * n)
+    cw = host(dl.linalg.eigvals(dl.asarray(x)))
+    near(np.sort_complex(on_gpu(dl.linalg.eigvals(gpu(x)))), np.sort_complex(cw), dtype, 10 * n)
+
+
+def test_linalgerror_from_the_info_array():
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]])
+    for dtype in FLOAT:
+        with pytest.raises(dl.linalg.LinAlgError, match="singular"):
+            dl.linalg.inv(gpu(sing.astype(dtype)))
+        with pytest.raises(dl.linalg.LinAlgError, match="singular"):
+            dl.linalg.solve(gpu(sing.astype(dtype)), gpu(np.ones(2, dtype)))
+        with pytest.raises(dl.linalg.LinAlgError, match=r"stack index \(1,\) is not positive definite"):
+            dl.linalg.cholesky(gpu(np.stack([np.eye(3), -np.eye(3)]).astype(dtype)))
+        assert on_gpu(dl.linalg.det(gpu(sing.astype(dtype)))) == 0
+        sign, logabs = on_gpu(dl.linalg.slogdet(gpu(sing.astype(dtype))))
+        assert sign == 0 and logabs == -np.inf
+
+
+def test_composed_functions_and_threads():
+    x = values((3, 6, 6), "float64", 8)
+    for fn in (dl.linalg.matrix_rank, dl.linalg.pinv, lambda a: dl.linalg.matrix_power(a, -3),
+               lambda a: dl.linalg.matrix_norm(a, ord="nuc"), lambda a: dl.linalg.matrix_norm(a, ord=-2)):
+        np.testing.assert_allclose(on_gpu(fn(gpu(x))), host(fn(dl.asarray(x))), rtol=1e-9, atol=1e-9)
+
+    def work(seed):
+        a = hermitian_pd((4, 32, 32), "float32", seed)
+        for _ in range(3):
+            np.testing.assert_allclose(host(dl.linalg.inv(gpu(a))), np.linalg.inv(a), rtol=1e-3, atol=1e-4)
+
+    run_in_threads(work)
+
+
+def test_cusolver_is_loaded_on_first_use_only():
+    code = ("import dlarray as dl\n"
+            "maps = lambda: open('/proc/self/maps').read()\n"
+            "a = dl.eye(4, device='cuda:0')\n"
+            "print('before', 'libcusolver' in maps())\n"
+            "dl.linalg.inv(a).to_device('cpu')\n"
+            "print('after', 'libcusolver' in maps())\n")
+    r = _run(code)
+    assert r.returncode == 0, r.stderr
+    assert "before False" in r.stdout and "after True" in r.stdout, r.stdout
+
+
+def test_a_missing_cusolver_says_what_to_install(tmp_path):
+    code = ("import dlarray as dl\n"
+            "a = dl.eye(4, device='cuda:0')\n"
+            "try:\n"
+            "    dl.linalg.cholesky(a)\n"
+            "except RuntimeError as e:\n"
+            "    print('ERROR', e)\n")
+    r = _run(code, DLARRAY_GPU_LIBRARY_PATH=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "ERROR cholesky on device 'cuda:0': cuSOLVER" in r.stdout, r.stdout
+    assert "pip install dlarray[cuda]" in r.stdout and "nvidia-cusolver" in r.stdout, r.stdout

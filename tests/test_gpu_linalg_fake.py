@@ -1,4 +1,5 @@
-"""matmul, `@`, tensordot and vecdot of GPU arrays, run over dlarray._fake_gpu against the CPU.
+"""matmul, `@`, tensordot, vecdot and the linalg extension's LAPACK forms of GPU arrays, run over
+dlarray._fake_gpu against the CPU.
 
 The fake backend replaces cuBLAS's strided-batched GEMM (the table's gemm_async) by a plain
 column-major loop that checks what cuBLAS checks (sizes, leading dimensions) and what a device
@@ -8,7 +9,14 @@ core does (src/backends/gpu/gpu_linalg.cpp: the row-major to column-major swap, 
 passed as transposes, the stack coalesced into one strided batch or a loop of them, broadcast
 stacks with stride 0, the copies of layouts BLAS cannot read, errors) is checked here. Floating
 inputs hold small integers, so every summation order gives the exact CPU result.
-What stays for a real GPU (tests/test_gpu_linalg.py): cuBLAS itself and its loading.
+The LAPACK forms (cholesky, inv, solve, det, slogdet, qr, svd, svdvals, eigh, eigvalsh, eig,
+eigvals) go to the table's solver_async as one job per call; the fake runs the CPU's own LAPACK
+code on it after checking that every buffer lies in device memory, so the results must equal the
+CPU's exactly, and what is checked is the core's half (src/backends/gpu/gpu_linalg.cpp: the job,
+its scratch and info array from the device's pool on the current stream, the info read back and
+turned into LinAlgError, the library errors).
+What stays for a real GPU (tests/test_gpu_linalg.py): cuBLAS and cuSOLVER themselves and their
+loading.
 """
 import numpy as np
 import pytest
@@ -19,6 +27,7 @@ from gpu_util import fresh_log_and_streams, host
 FLOAT = ["float32", "float64", "complex64", "complex128"]
 INT = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 DLA_GPU_UNSUPPORTED, DLA_GPU_LIBRARY_MISSING, DLA_GPU_BLAS_ALLOC_FAILED = -1, -2, -1003
+DLA_GPU_SOLVER_ALLOC_FAILED, DLA_GPU_SOLVER_INTERNAL_ERROR = -3002, -3007
 
 
 @pytest.fixture(autouse=True)
@@ -263,3 +272,182 @@ def test_large_random_products_agree_within_rounding(fake):
             a = a + 1j * rng.standard_normal(a.shape).astype(dtype)
         got = host(dl.matmul(gpu(a), gpu(b)))
         np.testing.assert_allclose(got, a @ b, rtol=rtol, atol=rtol * 10)
+
+
+
+# ---- the LAPACK forms (solver_async) ------------------------------------------------------------
+
+def normal(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        v = v + 1j * rng.standard_normal(shape)
+    return v.astype(dtype)
+
+
+def hermitian_pd(shape, dtype, seed=0):
+    """Hermitian positive definite matrices: A A^H + n I."""
+    a = normal(shape, dtype, seed)
+    n = shape[-1]
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+def same_as_cpu(fn, *arrays, **kw):
+    """fn on GPU copies of `arrays` gives exactly the CPU's results (the fake runs the CPU's LAPACK code)."""
+    want = fn(*[dl.asarray(a) for a in arrays], **kw)
+    got = fn(*[gpu(a) for a in arrays], **kw)
+    wants = list(want) if isinstance(want, tuple) else [want]
+    gots = list(got) if isinstance(got, tuple) else [got]
+    assert len(gots) == len(wants)
+    for g, w in zip(gots, wants):
+        assert str(g.device) == "rocm:0"
+        assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, w.dtype, g.shape, w.shape)
+        np.testing.assert_array_equal(host(g), host(w))
+    return got
+
+
+def solver_calls(fake):
+    return [e for e in fake.log() if e[0] == "solver"]
+
+
+SQUARE = [(4, 4), (1, 1), (3, 5, 5), (2, 3, 4, 4), (0, 4, 4), (3, 0, 0), (2, 0, 3, 3)]
+RECT = [(5, 3), (3, 5), (4, 4), (2, 6, 4), (2, 4, 6), (0, 3, 2), (2, 0, 3), (2, 3, 0), (1, 1)]
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+@pytest.mark.parametrize("shape", SQUARE, ids=str)
+def test_square_lapack_forms_match_the_cpu(fake, dtype, shape):
+    x, spd = normal(shape, dtype, 1), hermitian_pd(shape, dtype, 2)
+    same_as_cpu(dl.linalg.cholesky, spd)
+    same_as_cpu(lambda a: dl.linalg.cholesky(a, upper=True), spd)
+    same_as_cpu(dl.linalg.inv, x)
+    same_as_cpu(dl.linalg.det, x)
+    same_as_cpu(dl.linalg.slogdet, x)
+    same_as_cpu(dl.linalg.eigh, spd)
+    same_as_cpu(dl.linalg.eigvalsh, spd)
+    same_as_cpu(dl.linalg.eig, x)
+    same_as_cpu(dl.linalg.eigvals, x)
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+@pytest.mark.parametrize("shape", RECT, ids=str)
+def test_qr_and_svd_match_the_cpu(fake, dtype, shape):
+    x = normal(shape, dtype, 3)
+    same_as_cpu(dl.linalg.qr, x)
+    same_as_cpu(lambda a: dl.linalg.qr(a, mode="complete"), x)
+    same_as_cpu(dl.linalg.svd, x)
+    same_as_cpu(lambda a: dl.linalg.svd(a, full_matrices=False), x)
+    same_as_cpu(dl.linalg.svdvals, x)
+
+
+SOLVE = [((4, 4), (4, 2)), ((4, 4), (4,)), ((3, 4, 4), (3, 4, 1)), ((3, 4, 4), (4,)), ((2, 1, 3, 3), (4, 3, 2)),
+         ((3, 3), (2, 3, 5)), ((70, 70), (70, 3)), ((2, 70, 70), (70,)), ((0, 3, 3), (3, 2)), ((3, 3), (3, 0))]
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+@pytest.mark.parametrize("shapes", SOLVE, ids=str)
+def test_solve_matches_the_cpu(fake, dtype, shapes):
+    # n >= 64 takes the transposed path (a row-major copy solved with trans 'T').
+    same_as_cpu(dl.linalg.solve, normal(shapes[0], dtype, 4), normal(shapes[1], dtype, 5))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint8"])
+def test_integer_input_runs_in_float64_as_on_the_cpu(fake, dtype):
+    x = np.array([[4, 1, 0], [1, 3, 1], [0, 1, 2]], dtype)
+    for fn in (dl.linalg.inv, dl.linalg.det, dl.linalg.cholesky, dl.linalg.eigvalsh, dl.linalg.svdvals):
+        r = same_as_cpu(fn, x)
+        assert r.dtype == dl.float64
+
+
+def test_the_composed_functions_run_on_the_gpu(fake):
+    x = normal((3, 4, 4), "float64", 6)
+    for fn in (dl.linalg.matrix_rank, dl.linalg.pinv, lambda a: dl.linalg.matrix_power(a, -2),
+               lambda a: dl.linalg.matrix_norm(a, ord=2), lambda a: dl.linalg.matrix_norm(a, ord="nuc")):
+        want = fn(dl.asarray(x))
+        got = fn(gpu(x))
+        assert str(got.device) == "rocm:0" and got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(host(got), host(want), rtol=1e-12, atol=1e-12)
+
+
+def test_singular_and_not_positive_definite_raise_linalgerror(fake):
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]])
+    for dtype in FLOAT:
+        a = sing.astype(dtype)
+        for fn in (dl.linalg.inv, lambda m: dl.linalg.solve(m, dl.ones(2, dtype=m.dtype, device=m.device))):
+            with pytest.raises(dl.linalg.LinAlgError) as cpu:
+                fn(dl.asarray(a))
+            with pytest.raises(dl.linalg.LinAlgError) as dev:
+                fn(gpu(a))
+            assert str(dev.value) == str(cpu.value) and "singular" in str(dev.value)
+        with pytest.raises(dl.linalg.LinAlgError, match="not positive definite"):
+            dl.linalg.cholesky(gpu(-np.eye(3, dtype=dtype)))
+    # A singular matrix is a result for det and slogdet.
+    assert float(host(dl.linalg.det(gpu(sing)))) == 0.0
+    sign, logabs = dl.linalg.slogdet(gpu(sing))
+    assert float(host(sign)) == 0.0 and host(logabs) == -np.inf
+    assert issubclass(dl.linalg.LinAlgError, ValueError)
+
+
+def test_the_failing_matrix_of_a_stack_is_named(fake):
+    x = np.stack([np.eye(3), np.eye(3), -np.eye(3), np.eye(3)]).reshape(2, 2, 3, 3)
+    with pytest.raises(dl.linalg.LinAlgError, match=r"stack index \(1, 0\) is not positive definite"):
+        dl.linalg.cholesky(gpu(x))
+    x = np.stack([np.eye(2), np.zeros((2, 2))])
+    with pytest.raises(dl.linalg.LinAlgError, match=r"stack index \(1,\) is singular"):
+        dl.linalg.inv(gpu(x))
+
+
+def test_one_job_per_call_on_the_current_stream(fake):
+    x = gpu(normal((5, 4, 4), "float64", 7))
+    s = dl.rocm.Stream(0)
+    with dl.rocm.stream(s):
+        fake.clear_log()
+        dl.linalg.inv(x)
+        log = fake.log()
+    calls = [e for e in log if e[0] == "solver"]
+    assert len(calls) == 1 and calls[0][3] == 5, log  # the whole stack in one job
+    work = [e for e in log if e[0] in ("solver", "solver_scratch", "malloc", "memcpy")]
+    assert all(e[2] == s.handle for e in work), work
+    # The info array comes back with one copy and one wait.
+    assert [e[0] for e in log].count("sync") == 1, log
+
+
+def test_nothing_reaches_the_solver_for_an_empty_stack(fake):
+    fake.clear_log()
+    for fn in (dl.linalg.inv, dl.linalg.eigh, dl.linalg.svd):
+        r = fn(gpu(np.zeros((0, 3, 3))))
+    assert not solver_calls(fake)
+    assert r[0].shape == (0, 3, 3)
+
+
+def test_second_device_and_pinned_memory(fake):
+    x = hermitian_pd((3, 3), "float64", 8)
+    r = dl.linalg.cholesky(gpu(x, "rocm:1"))
+    assert str(r.device) == "rocm:1" and solver_calls(fake)[-1][1] == 1
+    np.testing.assert_array_equal(host(r), host(dl.linalg.cholesky(dl.asarray(x))))
+    fake.clear_log()
+    r = dl.linalg.inv(dl.asarray(x).to_device("rocm_host:0"))  # host-accessible: the CPU computes
+    assert not solver_calls(fake)
+    np.testing.assert_array_equal(host(r), host(dl.linalg.inv(dl.asarray(x))))
+
+
+def test_solver_library_errors_reach_python(fake):
+    x = gpu(hermitian_pd((3, 3), "float32", 9))
+    try:
+        fake.set_solver_error(DLA_GPU_LIBRARY_MISSING)
+        with pytest.raises(RuntimeError, match=r"cholesky on device 'rocm:0': .*could not be loaded"):
+            dl.linalg.cholesky(x)
+        fake.set_solver_error(DLA_GPU_UNSUPPORTED)
+        with pytest.raises(NotImplementedError, match=r"eigh on device 'rocm:0' is not available yet \(the rocm "
+                                                      r"backend has no dense solver library: hipSOLVER is not "
+                                                      r"wired up\)"):
+            dl.linalg.eigh(x)
+        fake.set_solver_error(DLA_GPU_SOLVER_ALLOC_FAILED)
+        with pytest.raises(MemoryError, match="out of memory"):
+            dl.linalg.inv(x)
+        fake.set_solver_error(DLA_GPU_SOLVER_INTERNAL_ERROR)
+        with pytest.raises(RuntimeError, match="svd.*internal error"):
+            dl.linalg.svd(x)
+    finally:
+        fake.set_solver_error(0)
+    np.testing.assert_array_equal(host(dl.linalg.inv(x)), host(dl.linalg.inv(x.to_device("cpu"))))

@@ -78,3 +78,17 @@ def test_the_environment_variable_is_the_only_place_searched(a_library, tmp_path
     assert "pip install dlarray[cuda]" in out and "pip install x" in out, out
     out = run(f"{empty}:{full}")
     assert os.path.samefile(out.strip(), full / SONAME), out
+
+
+
+def test_a_missing_cusolver_names_its_package(tmp_path, monkeypatch):
+    # cusolver.cpp's search (its sonames and wheel directories) through the same loader; cuSOLVER
+    # itself, and the text cusolver.cpp adds about its dependencies, are checked on a real GPU
+    # (tests/test_gpu_linalg.py).
+    monkeypatch.setenv("DLARRAY_GPU_LIBRARY_PATH", str(tmp_path))
+    with pytest.raises(RuntimeError) as e:
+        _core._open_vendor_library("cuSOLVER", ["libcusolver.so.12", "libcusolver.so.11"],
+                                   ["nvidia/cu13/lib", "nvidia/cusolver/lib"], "nvidia-cusolver")
+    msg = str(e.value)
+    for part in ("cuSOLVER", "libcusolver.so.12", "pip install dlarray[cuda]", "pip install nvidia-cusolver"):
+        assert part in msg, (part, msg)

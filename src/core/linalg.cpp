@@ -167,6 +167,7 @@ LapackJob job_for(LinalgOpId op, ScalarType dtype, const Dims& batch, int64_t m,
   LapackJob job;
   job.op = op;
   job.dtype = dtype;
+  job.device = a.device();
   job.batch = count_of(batch);
   job.m = m;
   job.n = n;

@@ -28,6 +28,7 @@ struct LinAlgError : ValueError {
 struct LapackJob {
   LinalgOpId op{};
   ScalarType dtype = ScalarType::Float64;  // float32, float64, complex64 or complex128
+  Device device;  // where every buffer below lives (a GPU backend queues on its current stream)
   int64_t batch = 0;
   int64_t m = 0, n = 0;  // a is m x n (square ops: m == n)
   int64_t nrhs = 0;      // solve: b is n x nrhs
@@ -46,7 +47,8 @@ struct LapackJob {
   void* out[3] = {nullptr, nullptr, nullptr};
   int64_t out_step[3] = {0, 0, 0};
   // Per matrix: 0 on success, else LAPACK's info (> 0: singular / not positive definite /
-  // no convergence at that step).
+  // no convergence at that step). Host memory, whatever the device (a GPU backend copies its
+  // device-side results here before returning).
   int64_t* info = nullptr;
 };
 

@@ -8,7 +8,9 @@
 // destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
 // Its elementwise jobs run the GPU's own element bodies on the host, its segmented sort
 // stands in for CUB's and rocPRIM's with std::stable_sort, its GEMM for cuBLAS's with a plain
-// column-major triple loop, and its FFT for cuFFT's with separable O(n^2) DFTs.
+// column-major triple loop, its FFT for cuFFT's with separable O(n^2) DFTs, and its dense solver
+// for cuSOLVER's with the CPU backend's own LAPACK code (lapack_cpu.cpp, compiled in here, over
+// the same OpenBLAS), so GPU linalg results can be compared with the CPU's exactly.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
@@ -25,6 +27,11 @@
 
 #include "backends/gpu/gpu_fold.h"
 #include "backends/gpu/gpu_ops.h"
+#include "core/linalg.h"
+
+namespace dla::cpu {
+void lapack_cpu(const LapackJob& job);  // lapack_cpu.cpp
+}
 
 namespace py = pybind11;
 
@@ -69,10 +76,14 @@ const char* error_string(int err) {
     case kBadPointer: return "fake: pointer not allocated here";
     case DLA_GPU_LIBRARY_MISSING: return "fake: cuBLAS could not be loaded (pip install nvidia-cublas)";
     case DLA_GPU_BLAS_STATUS - 3: return "fake: BLAS status 3 (out of memory)";
+    case DLA_GPU_SOLVER_STATUS - 2: return "fake: solver status 2 (out of memory)";
+    case DLA_GPU_SOLVER_STATUS - 7: return "fake: solver status 7 (internal error)";
   }
   return "fake: unknown error";
 }
-int is_out_of_memory(int err) { return err == kOutOfMemory || err == DLA_GPU_BLAS_STATUS - 3; }
+int is_out_of_memory(int err) {
+  return err == kOutOfMemory || err == DLA_GPU_BLAS_STATUS - 3 || err == DLA_GPU_SOLVER_STATUS - 2;
+}
 int device_count(int* out) {
   *out = kDevices;
   return kOk;
@@ -494,6 +505,101 @@ int fold_async(int device, const DlaGpuFold* j, void* temp, size_t* temp_bytes, 
   return err;
 }
 
+// The vendor dense solver (gpu_ops.h: DlaGpuSolver) as the CPU's LAPACK code over the same job,
+// after the checks a device would trip over: every buffer the op reads or writes inside a live
+// "device" block, scratch asked for and handed over. set_solver_error makes it fail as a library
+// would.
+int g_solver_error = 0;
+constexpr size_t kFakeSolverScratch = 40;
+
+// Whether `batch` matrices of `elems` elements of `item` bytes, `step` elements apart, lie in
+// one device block (nothing to check when they are empty).
+bool stack_ok(const void* p, int64_t batch, int64_t step, int64_t elems, int64_t item) {
+  if (elems == 0) return true;
+  if (step < elems && batch > 1) return false;
+  return in_device_block(p, static_cast<size_t>(((batch - 1) * step + elems) * item));
+}
+
+bool solver_operands_ok(const DlaGpuSolver& j, int64_t item) {
+  using dla::LinalgOpId;
+  const int64_t m = j.m, n = j.n, k = std::min(m, n), real = j.dtype == int(dla::ScalarType::Complex128) ? 8
+                                                              : j.dtype == int(dla::ScalarType::Float64) ? 8 : 4;
+  const bool full = j.flags & DLA_GPU_SOLVER_FULL, vectors = j.flags & DLA_GPU_SOLVER_VECTORS;
+  auto out = [&](int slot, int64_t elems, int64_t bytes) {
+    return stack_ok(j.out[slot], j.batch, j.out_step[slot], elems, bytes);
+  };
+  if (!stack_ok(j.a, j.batch, j.a_step, m * n, item) || !in_device_block(j.info, size_t(j.batch) * 4)) return false;
+  switch (static_cast<LinalgOpId>(j.op)) {
+    case LinalgOpId::cholesky: return m == n;
+    case LinalgOpId::inv: return m == n && out(0, n * n, item);
+    case LinalgOpId::solve: return m == n && j.nrhs >= 0 && stack_ok(j.b, j.batch, j.b_step, n * j.nrhs, item);
+    case LinalgOpId::det: return m == n && out(0, 1, item);
+    case LinalgOpId::slogdet: return m == n && out(0, 1, item) && out(1, 1, real);
+    case LinalgOpId::qr: return out(0, m * (full ? m : k), item) && out(1, (full ? m : k) * n, item);
+    case LinalgOpId::svd:
+    case LinalgOpId::svdvals:
+      return out(1, k, real) && (!vectors || (out(0, m * (full ? m : k), item) && out(2, (full ? n : k) * n, item)));
+    case LinalgOpId::eigh:
+    case LinalgOpId::eigvalsh: return m == n && out(0, n, real);
+    case LinalgOpId::eig:
+    case LinalgOpId::eigvals: return m == n && out(0, n, 2 * real) && (!vectors || out(1, n * n, 2 * real));
+    default: return false;
+  }
+}
+
+int solver_async(int device, const DlaGpuSolver* j, void* temp, size_t* temp_bytes, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (g_solver_error) return g_solver_error;
+  int64_t item = 0;
+  switch (static_cast<dla::ScalarType>(j->dtype)) {
+    case dla::ScalarType::Float32: item = 4; break;
+    case dla::ScalarType::Float64: item = 8; break;
+    case dla::ScalarType::Complex64: item = 8; break;
+    case dla::ScalarType::Complex128: item = 16; break;
+    default: return DLA_GPU_UNSUPPORTED;
+  }
+  if (j->batch < 1 || j->m < 0 || j->n < 0) return kBadPointer;
+  if (!temp) {
+    *temp_bytes = kFakeSolverScratch;
+    log("solver_scratch", device, stream);
+    return kOk;
+  }
+  if (*temp_bytes < kFakeSolverScratch || !in_device_block(temp, *temp_bytes)) return kBadPointer;
+  if (!solver_operands_ok(*j, item)) return kBadPointer;
+  std::memset(temp, 0xa5, *temp_bytes);
+  dla::LapackJob job;
+  job.op = static_cast<dla::LinalgOpId>(j->op);
+  job.dtype = static_cast<dla::ScalarType>(j->dtype);
+  job.batch = j->batch;
+  job.m = j->m;
+  job.n = j->n;
+  job.nrhs = j->nrhs;
+  job.upper = j->flags & DLA_GPU_SOLVER_UPPER;
+  job.full = j->flags & DLA_GPU_SOLVER_FULL;
+  job.vectors = j->flags & DLA_GPU_SOLVER_VECTORS;
+  job.transposed = j->flags & DLA_GPU_SOLVER_TRANSPOSED;
+  job.a = j->a;
+  job.a_step = j->a_step;
+  job.b = j->b;
+  job.b_step = j->b_step;
+  for (int k = 0; k < 3; ++k) {
+    job.out[k] = j->out[k];
+    job.out_step[k] = j->out_step[k];
+  }
+  std::vector<int64_t> info(static_cast<size_t>(j->batch), 0);
+  job.info = info.data();
+  try {  // nothing may cross the C table: a failure is a status, as a library's would be
+    dla::cpu::lapack_cpu(job);
+  } catch (...) {
+    return DLA_GPU_SOLVER_STATUS - 7;
+  }
+  for (int64_t i = 0; i < j->batch; ++i) j->info[i] = static_cast<int32_t>(info[size_t(i)]);
+  log("solver", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
+  return kOk;
+}
+
 int stream_create(int device, int, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
@@ -591,7 +697,7 @@ DlaGpuOps kOps = {
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
-    &segmented_sort_async, INT64_MAX, &gemm_async, &fft_async, &fold_async,
+    &segmented_sort_async, INT64_MAX, &gemm_async, &fft_async, &fold_async, &solver_async,
 };
 
 }  // namespace
@@ -648,6 +754,12 @@ PYBIND11_MODULE(_fake_gpu, m) {
     g_fft_error = code;
     return before;
   }, "Makes fft_async return `code` (0: work again); returns the previous.");
+  m.def("set_solver_error", [](int code) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    const int before = g_solver_error;
+    g_solver_error = code;
+    return before;
+  }, "Makes solver_async return `code` (0: work again), e.g. DLA_GPU_LIBRARY_MISSING (-2); returns the previous.");
   m.def("live_host_blocks", []() {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_host_blocks.size();

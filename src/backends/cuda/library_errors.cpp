@@ -1,5 +1,6 @@
 // library_errors.cpp — the text and kind of the error codes of NVIDIA's math libraries as the
-// CUDA table reports them (gpu_ops.h: LIBRARY_MISSING, BLAS_STATUS - s, FFT_STATUS - s).
+// CUDA table reports them (gpu_ops.h: LIBRARY_MISSING, BLAS_STATUS - s, FFT_STATUS - s,
+// SOLVER_STATUS - s).
 #include <string>
 
 #include "backends/cuda/cuda_libraries.h"
@@ -10,7 +11,7 @@ namespace {
 thread_local std::string t_missing;  // the loader's text behind this thread's last LIBRARY_MISSING
 thread_local std::string t_text;     // the last status text handed out on this thread
 
-constexpr int kCublasAllocFailed = 3, kCufftAllocFailed = 2;
+constexpr int kCublasAllocFailed = 3, kCufftAllocFailed = 2, kCusolverAllocFailed = 2;
 
 // cufftResult's names (cufft.h), which cuFFT has no function to give.
 const char* cufft_result_name(int r) {
@@ -53,11 +54,16 @@ const char* library_error_string(int err) {
     const int s = DLA_GPU_FFT_STATUS - err;
     return status_text("cuFFT", s, cufft_result_name(s));
   }
+  if (err <= DLA_GPU_SOLVER_STATUS && err > DLA_GPU_SOLVER_STATUS - 1000) {
+    const int s = DLA_GPU_SOLVER_STATUS - err;
+    return status_text("cuSOLVER", s, cusolver_status_name(s));
+  }
   return nullptr;
 }
 
 bool library_out_of_memory(int err) {
-  return err == DLA_GPU_BLAS_STATUS - kCublasAllocFailed || err == DLA_GPU_FFT_STATUS - kCufftAllocFailed;
+  return err == DLA_GPU_BLAS_STATUS - kCublasAllocFailed || err == DLA_GPU_FFT_STATUS - kCufftAllocFailed ||
+         err == DLA_GPU_SOLVER_STATUS - kCusolverAllocFailed;
 }
 
 }  // namespace dla::cuda

@@ -470,7 +470,7 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
                         ops->stream_destroy && ops->stream_synchronize && ops->stream_query && ops->event_create &&
                         ops->event_destroy && ops->event_record && ops->stream_wait_event && ops->event_query &&
                         ops->pool_usage &&
-                        ops->pool_trim && ops->gemm_async && ops->fft_async && ops->name;
+                        ops->pool_trim && ops->gemm_async && ops->fft_async && ops->solver_async && ops->name;
   if (!(cuda || rocm) || !complete) {
     *why = "GPU backend table is malformed (device types or missing functions)";
     return false;

@@ -1,5 +1,7 @@
-// gpu_linalg.cpp — the matrix product of GPU arrays: the LinalgKernels matmul entry of a
-// backend's device memory (core/linalg.h), behind matmul, `@`, tensordot and vecdot.
+// gpu_linalg.cpp — the linear algebra of GPU arrays: the LinalgKernels entries of a backend's
+// device memory (core/linalg.h): matmul (behind matmul, `@`, tensordot and vecdot) and the
+// LAPACK forms of the linalg extension (cholesky, inv, solve, det, slogdet, qr, svd, svdvals,
+// eigh, eigvalsh, eig, eigvals).
 //
 // core/matmul.cpp has already applied the standard's rules (1-D operands, broadcasting,
 // promotion) and copied any operand BLAS cannot read as it lies (blas_layout.h); this file
@@ -13,8 +15,15 @@
 //     ones (a broadcast that does not coalesce, (2, 1) @ (1, 3) stacks) a loop of calls.
 //   integers: one element job per output element (gpu_elementwise_kernels.h, MatmulBody),
 //     with the CPU's wrap-around arithmetic; no vendor library has integer GEMM.
+// The LAPACK forms: core/linalg.cpp has validated the arguments and copied every operand
+// column-major onto the device; the whole job goes to the table's solver_async (cuSOLVER,
+// loaded on first use) with scratch memory and a device-side info array from the device's
+// stream-ordered pool. The info array is then copied to the host, which waits for the job: the
+// one device-to-host read of a linalg call (as PyTorch and CuPy do), without which a singular
+// or non-positive-definite matrix could not raise LinAlgError.
 #include <array>
 #include <string>
+#include <vector>
 
 #include "backends/gpu/gpu_backend.h"
 #include "backends/gpu/gpu_elementwise.h"
@@ -128,7 +137,53 @@ void gpu_matmul(const Array& out, const Array& a, const Array& b) {
   float_matmul(*be, out, a, b);
 }
 
-const LinalgKernels kGpuLinalgKernels{&gpu_matmul, nullptr};  // no LAPACK forms on GPUs yet
+void gpu_lapack(const LapackJob& job) {
+  const Device dev = job.device;
+  const char* fname = linalg_op_info(job.op).name;
+  Backend* be = backend_for(dev.kind);
+  if (!be) throw ValueError("no GPU backend is installed for device '" + dev.str() + "'");
+  const DlaGpuOps& ops = be->ops();
+  DlaGpuSolver s{};
+  s.op = static_cast<int32_t>(job.op);
+  s.dtype = static_cast<int32_t>(job.dtype);
+  s.flags = (job.upper ? DLA_GPU_SOLVER_UPPER : 0) | (job.full ? DLA_GPU_SOLVER_FULL : 0) |
+            (job.vectors ? DLA_GPU_SOLVER_VECTORS : 0) | (job.transposed ? DLA_GPU_SOLVER_TRANSPOSED : 0);
+  s.batch = job.batch;
+  s.m = job.m;
+  s.n = job.n;
+  s.nrhs = job.nrhs;
+  s.a = job.a;
+  s.a_step = job.a_step;
+  s.b = job.b;
+  s.b_step = job.b_step;
+  for (int k = 0; k < 3; ++k) {
+    s.out[k] = job.out[k];
+    s.out_step[k] = job.out_step[k];
+  }
+  // Allocated on the current stream, as the job's operands were: freed in order after it.
+  const Array info = Array::empty(Dims{job.batch}, DType::of(ScalarType::Int32), dev);
+  s.info = static_cast<int32_t*>(static_cast<void*>(info.data()));
+  auto [stream, keep] = be->resolve(dev.index, nullptr);
+  auto fail = [&](int err) {
+    if (err == DLA_GPU_UNSUPPORTED)
+      throw NotImplementedError(std::string(fname) + " on device '" + dev.str() + "' is not available yet (the " +
+                                ops.name + " backend has no dense solver library" +
+                                (dev.kind == DeviceKind::ROCM ? std::string(": hipSOLVER is not wired up)") : ")"));
+    if (err == DLA_GPU_LIBRARY_MISSING)  // the loader's text says what was tried and what to install
+      throw RuntimeError(std::string(fname) + " on device '" + dev.str() + "': " + ops.error_string(err));
+    be->check(err, fname);
+  };
+  size_t need = 0;
+  if (int err = ops.solver_async(dev.index, &s, nullptr, &need, stream)) fail(err);
+  // At least one byte: a NULL scratch pointer is the sizing call.
+  const Array scratch = Array::empty(Dims{static_cast<int64_t>(need > 0 ? need : 1)}, DType::of(ScalarType::UInt8), dev);
+  if (int err = ops.solver_async(dev.index, &s, scratch.data(), &need, stream)) fail(err);
+  std::vector<int32_t> host(static_cast<size_t>(job.batch));
+  be->copy_bytes(host.data(), Device{DeviceKind::CPU, 0}, info.data(), dev, host.size() * sizeof(int32_t), nullptr);
+  for (int64_t i = 0; i < job.batch; ++i) job.info[i] = host[static_cast<size_t>(i)];
+}
+
+const LinalgKernels kGpuLinalgKernels{&gpu_matmul, &gpu_lapack};
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // gpu_ops.cu — the vendor half of the GPU backend: memory, streams, events, copy/fill kernels,
-// and the entries into the vendor libraries (cuBLAS, cuFFT: backends/cuda/cublas.cpp, cufft.cpp).
+// and the entries into the vendor libraries (cuBLAS, cuFFT, cuSOLVER: backends/cuda/cublas.cpp,
+// cufft.cpp, cusolver.cpp).
 //
 // Compiled twice from this one file: by nvcc as CUDA (namespace dla::cuda, linked into
 // dlarray._core with the static CUDA runtime) and by hipcc as HIP with -DDLA_GPU_HIP
@@ -13,7 +14,9 @@
 #include "backends/gpu/gpu_runtime.h"
 #include "core/dtype.h"
 #if !defined(DLA_GPU_HIP)
-#include "backends/cuda/cuda_libraries.h"  // cuBLAS, loaded at run time
+#include <vector>
+
+#include "backends/cuda/cuda_libraries.h"  // cuBLAS, cuFFT, cuSOLVER, loaded at run time
 #endif
 
 namespace dla {
@@ -311,6 +314,26 @@ int fft_async(int device, const DlaGpuFft* job, void* temp, size_t* temp_bytes, 
 #endif
 }
 
+// hipSOLVER is not wired up either: NotImplementedError for the LAPACK forms on ROCm devices.
+int solver_async(int device, const DlaGpuSolver* job, void* temp, size_t* temp_bytes, void* stream) {
+#if defined(DLA_GPU_HIP)
+  static_cast<void>(device), static_cast<void>(job), static_cast<void>(temp), static_cast<void>(temp_bytes),
+      static_cast<void>(stream);
+  return DLA_GPU_UNSUPPORTED;
+#else
+  DLA_ON_DEVICE(device);
+  // Some cuSOLVER routines (Xgeev) also want host workspace, which must outlive the work they
+  // queue: it is held here, and the stream drained before it goes.
+  std::vector<unsigned char> host_work;
+  const int err = cusolver_run(device, *job, temp, temp_bytes, stream, &host_work);
+  if (!host_work.empty()) {
+    const gpuError_t e = gpuStreamSynchronize(as_stream(stream));
+    if (!err && e != gpuSuccess) return static_cast<int>(e);
+  }
+  return err;
+#endif
+}
+
 int fold_async(int device, const DlaGpuFold* job, void* temp, size_t* temp_bytes, void* stream) {
   if (nothing_to_queue(job->outer <= 0 || job->inner <= 0, temp, temp_bytes)) return 0;
   DLA_ON_DEVICE(device);
@@ -465,6 +488,7 @@ const DlaGpuOps kOps = {
     &gemm_async,
     &fft_async,
     &fold_async,
+    &solver_async,
 };
 
 }  // namespace

@@ -16,12 +16,12 @@
 extern "C" {
 #endif
 
-/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise, DlaGpuSegmentedSort, DlaGpuGemm or DlaGpuFold
- * changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort helper jobs; 5:
- * the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is refused at
- * install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, fft_async, the MATMUL
- * element job and dlarray's own negative error codes; 7: fold_async). */
-#define DLA_GPU_OPS_ABI 7
+/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise, DlaGpuSegmentedSort, DlaGpuGemm, DlaGpuFold
+ * or DlaGpuSolver changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort
+ * helper jobs; 5: the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is
+ * refused at install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, fft_async, the
+ * MATMUL element job and dlarray's own negative error codes; 7: fold_async; 8: solver_async). */
+#define DLA_GPU_OPS_ABI 8
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -57,13 +57,15 @@ typedef struct DlaGpuStrided {
 #define DLA_GPU_UNSUPPORTED (-1)
 /* dlarray's own error codes beside the vendor runtime's (which are positive); the table's
  * error_string and is_out_of_memory answer them too.
- * LIBRARY_MISSING: a vendor library loaded at run time (cuBLAS, cuFFT) could not be found or lacks a
- *   function; error_string says which, where it was looked for and what to install (the text of
- *   the calling thread's last such failure).
- * BLAS_STATUS - s / FFT_STATUS - s: the vendor BLAS / FFT library returned status s != 0. */
+ * LIBRARY_MISSING: a vendor library loaded at run time (cuBLAS, cuFFT, cuSOLVER) could not be found
+ *   or lacks a function; error_string says which, where it was looked for and what to install (the
+ *   text of the calling thread's last such failure).
+ * BLAS_STATUS - s / FFT_STATUS - s / SOLVER_STATUS - s: the vendor BLAS / FFT / dense solver
+ *   library returned status s != 0 (0 < s < 1000). */
 #define DLA_GPU_LIBRARY_MISSING (-2)
 #define DLA_GPU_BLAS_STATUS (-1000)
 #define DLA_GPU_FFT_STATUS (-2000)
+#define DLA_GPU_SOLVER_STATUS (-3000)
 /* The element jobs around a sort (src/backends/gpu/gpu_sort.cpp), run by elementwise_async
  * with the kernels of gpu_elementwise_kernels.h; `dtype` is the sorted array's.
  * SORT_KEY: operand 0 (the unsigned integer of the dtype's width) = the order key of operand 1
@@ -215,6 +217,38 @@ typedef struct DlaGpuFold {
   int64_t in_inner_stride;
 } DlaGpuFold;
 
+/* DlaGpuSolver.flags: the options of the function (core/linalg.h, LapackJob). */
+#define DLA_GPU_SOLVER_UPPER 1      /* cholesky: the upper factor */
+#define DLA_GPU_SOLVER_FULL 2       /* svd: full_matrices; qr: mode 'complete' */
+#define DLA_GPU_SOLVER_VECTORS 4    /* svd, eigh, eig: the vectors too */
+#define DLA_GPU_SOLVER_TRANSPOSED 8 /* solve: a holds each matrix transposed (solve with A^T's LU, trans 'T') */
+/* One LAPACK-form job over a stack of `batch` >= 1 matrices: the device-memory twin of the core's
+ * LapackJob (core/linalg.h), whose comments, and the CPU's lapack_cpu.cpp, define every op's
+ * inputs and results exactly (the GPU's must be the same: cholesky's other triangle zeroed, inv
+ * in out[0], det / slogdet computed from the LU factors with a singular matrix a result, qr's
+ * Q in out[0] and R in out[1], svd's U, S, Vh in out[0..2], eigh's values in out[0] and vectors
+ * over a, eig's complex values and vectors in out[0], out[1]). Every buffer holds its matrices
+ * column-major (leading dimension = rows), `*_step` elements apart; `info` has `batch` int32
+ * entries the job writes (0: success, > 0: LAPACK's info for the matrix: singular, not positive
+ * definite, no convergence; det and slogdet always write 0). The core reads info back to the host
+ * after the call (the one device-to-host transfer and wait of a linalg function). Scratch memory
+ * as segmented_sort_async: with temp == NULL only *temp_bytes is written. */
+typedef struct DlaGpuSolver {
+  int32_t op;    /* dla::LinalgOpId (core/linalg_ops.h) */
+  int32_t dtype; /* dla::ScalarType: float32, float64, complex64 or complex128 */
+  int32_t flags; /* DLA_GPU_SOLVER_* */
+  int32_t reserved;
+  int64_t batch, m, n; /* a is m x n (square ops: m == n) */
+  int64_t nrhs;        /* solve: b is n x nrhs */
+  void* a;
+  int64_t a_step;
+  void* b;
+  int64_t b_step;
+  void* out[3];
+  int64_t out_step[3];
+  int32_t* info;
+} DlaGpuSolver;
+
 typedef struct DlaGpuOps {
   uint32_t abi;            /* DLA_GPU_OPS_ABI */
   int32_t device_type;     /* DLPack device types of the three memory kinds; */
@@ -284,6 +318,10 @@ typedef struct DlaGpuOps {
    * for segmented_sort_async. DLA_GPU_UNSUPPORTED for an (op, dtype) pair it does not cover;
    * the core then folds with elementwise jobs. */
   int (*fold_async)(int device, const DlaGpuFold* job, void* temp, size_t* temp_bytes, void* stream);
+  /* A DlaGpuSolver through the vendor dense solver library (cuSOLVER; loaded on first use,
+   * DLA_GPU_LIBRARY_MISSING when it cannot be, DLA_GPU_UNSUPPORTED where the backend has none),
+   * scratch memory `temp` from the core. */
+  int (*solver_async)(int device, const DlaGpuSolver* job, void* temp, size_t* temp_bytes, void* stream);
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */
