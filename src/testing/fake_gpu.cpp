@@ -317,19 +317,25 @@ bool gemm_operand_ok(const void* p, int64_t rows, int64_t cols, int64_t ld, int6
   return in_device_block(p, *span);
 }
 
+// The element size of the dtypes the vendor math libraries take (float32, float64, complex64,
+// complex128); 0 for any other dtype (the entry answers DLA_GPU_UNSUPPORTED, as a library would).
+int64_t vendor_item_bytes(int32_t dtype) {
+  switch (static_cast<dla::ScalarType>(dtype)) {
+    case dla::ScalarType::Float32: return 4;
+    case dla::ScalarType::Float64: return 8;
+    case dla::ScalarType::Complex64: return 8;
+    case dla::ScalarType::Complex128: return 16;
+    default: return 0;
+  }
+}
+
 int gemm_async(int device, const DlaGpuGemm* j, void* stream) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
   if (bad_stream(stream)) return kBadStream;
   if (g_gemm_error) return g_gemm_error;
-  int64_t item = 0;
-  switch (static_cast<dla::ScalarType>(j->dtype)) {
-    case dla::ScalarType::Float32: item = 4; break;
-    case dla::ScalarType::Float64: item = 8; break;
-    case dla::ScalarType::Complex64: item = 8; break;
-    case dla::ScalarType::Complex128: item = 16; break;
-    default: return DLA_GPU_UNSUPPORTED;
-  }
+  const int64_t item = vendor_item_bytes(j->dtype);
+  if (item == 0) return DLA_GPU_UNSUPPORTED;
   if (j->m < 1 || j->n < 1 || j->k < 1 || j->batch < 1) return kBadPointer;
   size_t sa, sb, sc;
   if (!gemm_operand_ok(j->a, j->trans_a ? j->k : j->m, j->trans_a ? j->m : j->k, j->lda, j->stride_a, j->batch, item, &sa) ||
@@ -552,14 +558,8 @@ int solver_async(int device, const DlaGpuSolver* j, void* temp, size_t* temp_byt
   if (bad_device(device)) return kBadDevice;
   if (bad_stream(stream)) return kBadStream;
   if (g_solver_error) return g_solver_error;
-  int64_t item = 0;
-  switch (static_cast<dla::ScalarType>(j->dtype)) {
-    case dla::ScalarType::Float32: item = 4; break;
-    case dla::ScalarType::Float64: item = 8; break;
-    case dla::ScalarType::Complex64: item = 8; break;
-    case dla::ScalarType::Complex128: item = 16; break;
-    default: return DLA_GPU_UNSUPPORTED;
-  }
+  const int64_t item = vendor_item_bytes(j->dtype);
+  if (item == 0) return DLA_GPU_UNSUPPORTED;
   if (j->batch < 1 || j->m < 0 || j->n < 0) return kBadPointer;
   if (!temp) {
     *temp_bytes = kFakeSolverScratch;
