@@ -3,11 +3,12 @@ src/backends/cpu/math_avx512_f64.cpp and prints them as C++.
 
 With a = k ln2/16 + r, |r| <= ln2/32 (a little more where a 16/ln2 rounds), the kernels need
 cosh r - 1 = t C(t) and sinh r - r = r t S(t), t = r^2, each to well below 2^-60 of the
-result they enter. C and S have three terms each; they are fitted for relative error on
-[0, R^2], R = 0.0218, the first coefficient the Taylor one (1/2, 1/6 rounded), by least squares on 200 Chebyshev nodes in 200-bit arithmetic
-(mpmath), reweighted by Lawson's method towards minimax, each coefficient rounded to double
-in turn and the rest refitted. Prints the
-worst relative error of the rounded fits (of cosh r - 1 and of sinh r - r).
+result they enter. C and S have three terms each, fitted for relative error on [0, R^2],
+R = 0.0218: the first coefficient is the Taylor one (1/2, 1/6 rounded), the rest by least
+squares on 200 Chebyshev nodes in 200-bit arithmetic (mpmath), reweighted by Lawson's method
+towards minimax, each coefficient rounded to double in turn and the rest refitted. Prints
+the worst relative error of the rounded fits (of cosh r - 1 and of sinh r - r: 2^-52 and
+2^-53, i.e. below 2^-64 of cosh r and of sinh r).
 
 usage: python3 scripts/fit_coshsinh_f64.py   (mpmath; a few seconds)
 """

@@ -249,6 +249,26 @@ DLA_V512 DD expm1_dd(__m512d x, const ExpRegs& T) {
   return {sum, _mm512_add_pd(_mm512_sub_pd(h, sum), lo)};
 }
 
+// Bitwise selections by ternary logic (one operation each) on the doubles' bits.
+template <int Imm>
+DLA_V512 __m512d mask_ternary(__m512d a, __mmask8 k, __m512d b, __m512d c) {  // Imm(a, b, c) where k, else a
+  return _mm512_castsi512_pd(
+      _mm512_mask_ternarylogic_epi64(_mm512_castpd_si512(a), k, _mm512_castpd_si512(b), _mm512_castpd_si512(c), Imm));
+}
+template <int Imm>
+DLA_V512 __m512d maskz_ternary(__mmask8 k, __m512d a, __m512d b, __m512d c) {  // Imm(a, b, c) where k, else 0
+  return _mm512_castsi512_pd(
+      _mm512_maskz_ternarylogic_epi64(k, _mm512_castpd_si512(a), _mm512_castpd_si512(b), _mm512_castpd_si512(c), Imm));
+}
+// Truth tables over (A, B, C) = (0xf0, 0xcc, 0xaa).
+constexpr int kBOrNotAAndC = 0xce;  // B | (~A & C)
+constexpr int kBOrAAndC = 0xec;     // B | (A & C)
+constexpr int kAOrBAndC = 0xf8;     // A | (B & C)
+DLA_V512 __m512d with_sign_of(__m512d y, __m512d x) {  // y | (x & -0.0): y >= 0 takes x's sign
+  return _mm512_castsi512_pd(_mm512_ternarylogic_epi64(_mm512_castpd_si512(y), _mm512_castpd_si512(x),
+                                                       _mm512_set1_epi64(INT64_MIN), kAOrBAndC));
+}
+
 // a + b = s + err exactly, any magnitudes.
 DLA_V512 DD two_sum(__m512d a, __m512d b) {
   const __m512d s = _mm512_add_pd(a, b);
@@ -424,10 +444,7 @@ struct SinhCoshKernel {
       y = _mm512_add_pd(p, fma(m, sh, fma(p, ch, p_lo)));
     }
     y = _mm512_scalef_pd(y, _mm512_mul_pd(kd, set(1.0 / 16)));
-    // sinh: y >= 0 takes the sign of x (y | (x & -0.0), one ternary logic operation)
-    if constexpr (kSinh)
-      return _mm512_castsi512_pd(_mm512_ternarylogic_epi64(_mm512_castpd_si512(y), _mm512_castpd_si512(x),
-                                                           _mm512_set1_epi64(INT64_MIN), 0xf8));
+    if constexpr (kSinh) return with_sign_of(y, x);
     return y;
   }
   static double scalar(double x) { return F == ExpLogFn::Sinh ? std::sinh(x) : std::cosh(x); }
@@ -546,11 +563,13 @@ template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::A
 // atan(n/d) = atan(c) + atan(z), z = (n - c d) / (d + c n). n - c d is exact (a - c by
 // Sterbenz; 1 - c a a multiple of ulp(a)/16 below a/16: 53 bits), d + c n = D + D_lo exactly
 // (fma, then the fma of the rounding error, d - D exact by Sterbenz), z = N/D by one hardware
-// division corrected by the exact residual. atan(z) = z + z^3 Q(z^2) to z^13 (|z| < 0.07: the
-// next term is below 2^-57 of z), by Estrin. The table holds atan(c) and, for the inverted
-// side, pi/2 - atan(c), as pairs; one fast two-sum (the table entry is larger than |z|, or 0
-// with z = a) and the sign. A chain of about half the depth of a double-double 1/a and
-// quotient, which is what the time follows here.
+// division corrected by the exact residual. atan(z) = z + z^3 Q(z^2), Q of five terms fitted
+// on |z| <= 0.0627 (2^-60.5 of atan z), by Horner (the loop is bound by its number of
+// operations: Estrin's extra products cost more than its shorter chain saves). The table holds
+// atan(c) and, for the inverted side, pi/2 - atan(c), as pairs; one fast two-sum (the table
+// entry is larger than |z|, or 0 with z = a) and the sign. c comes from one fma with the
+// floor rounding and the shifter 2^52 (its low bits index the tables), and on the inverted
+// side it is negated (n = -1) so that z itself carries the minus of pi/2 - atan(c) - atan(z).
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
@@ -569,8 +588,9 @@ DLA_V512 void load_regs(AtanRegs* r) {
   const PairTable16 &t = atan_table(), &u = atan_inverted_table();
   *r = {load16(t.hi), load16(t.lo), load16(u.hi), load16(u.lo)};
 }
-// atan(z) - z = z^3 Q(z^2).
-constexpr double kAtanQ[6] = {-1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11, 1.0 / 13};
+// atan(z) - z = z^3 Q(z^2), fitted on |z| <= 0.0627 (scripts/fit_atan_f64.py): 2^-60.5 of atan z.
+constexpr double kAtanQ[5] = {-0x1.5555555555555p-2, 0x1.999999998dc8fp-3, -0x1.249248b62d146p-3, 0x1.c719e27def660p-4,
+                              -0x1.715986b66d03fp-4};
 
 // hi + lo renormalized (|hi| >= |lo| or hi = 0), so that lo is within half an ulp of hi.
 DLA_V512 DD renormalize(DD v) {
@@ -593,26 +613,27 @@ struct Kernel<ExpLogFn::Atan> {
     const __m512d a = _mm512_abs_pd(x), one = set(1.0);
     const __mmask8 inverted = _mm512_cmp_pd_mask(a, one, _CMP_GT_OQ);
     const __m512d b = _mm512_mask_rcp14_pd(a, inverted, a);  // ~ n / d
-    const __m512d jf = _mm512_min_pd(_mm512_roundscale_pd(_mm512_mul_pd(b, set(16.0)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
-                                     set(15.0));
-    const __m512d c = _mm512_mul_pd(jf, set(1.0 / 16));
-    const __m512i j = _mm512_cvttpd_epi64(jf);
-    const __m512d n = _mm512_mask_blend_pd(inverted, a, one), d = _mm512_mask_blend_pd(inverted, one, a);
+    // 2^52 + min(floor(16 b), 15): its low bits are j; c = j/16 from it exactly.
+    const __m512d shifted = _mm512_min_pd(
+        _mm512_fmadd_round_pd(b, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
+    const __m512i j = _mm512_castpd_si512(shifted);
+    // Inverted: (n, d) = (-1, a) with c negated, so that z = (c a - 1) / (a + c) comes out
+    // negated, as pi/2 - atan(c) - atan(z) adds it.
+    const __m512d c0 = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    const __m512d c = _mm512_mask_xor_pd(c0, inverted, c0, set(-0.0));
+    const __m512d n = _mm512_mask_blend_pd(inverted, a, set(-1.0)), d = _mm512_mask_blend_pd(inverted, one, a);
     const __m512d num = _mm512_fnmadd_pd(c, d, n);
     const __m512d den = fma(c, n, d);
     const __m512d den_lo = fma(c, n, _mm512_sub_pd(d, den));
     const __m512d z = _mm512_div_pd(num, den);
     const __m512d z_lo = _mm512_mul_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), _mm512_rcp14_pd(den));
     const __m512d t = _mm512_mul_pd(z, z);
-    const __m512d tail = fma(_mm512_mul_pd(z, t), estrin(t, kAtanQ), z_lo);
-    // Inverted: pi/2 - atan(c) - atan(z).
-    const __m512d neg = _mm512_maskz_mov_pd(inverted, set(-0.0));
-    const __m512d sz = _mm512_xor_pd(z, neg), stail = _mm512_xor_pd(tail, neg);
+    const __m512d tail = fma(_mm512_mul_pd(z, t), poly(t, kAtanQ), z_lo);
     const __m512d c_hi = _mm512_mask_blend_pd(inverted, lookup(T.hi, j), lookup(T.inv_hi, j));
     const __m512d c_lo = _mm512_mask_blend_pd(inverted, lookup(T.lo, j), lookup(T.inv_lo, j));
-    const __m512d h = _mm512_add_pd(c_hi, sz);
-    const __m512d y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, h), sz), _mm512_add_pd(c_lo, stail)));
-    return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
+    const __m512d h = _mm512_add_pd(c_hi, z);
+    const __m512d y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, h), z), _mm512_add_pd(c_lo, tail)));
+    return with_sign_of(y, x);
   }
   static double scalar(double x) { return std::atan(x); }
 };
@@ -683,49 +704,43 @@ struct Kernel<ExpLogFn::Tan> {
 // corrected by its exact residual. P fitted (least squares on 300 Chebyshev nodes of [0, 1/4],
 // 200-bit mpmath, relative weight) to 2^-52.8 of itself; the P terms are below 0.05 of a
 // result, so they add under 2^-57 to its error. acos x = pi/2 - asin x, 2 asin s (x > 1/2),
-// pi - 2 asin s (x < -1/2). Each result is one fast two-sum of its leading terms, rounded once.
+// pi - 2 asin s (x < -1/2).
+// Every case is C + V + L: a constant C (0, +-pi/2 or pi, its low part C_hi pi_lo/pi_hi to
+// 2^-106), the leading term V (+-x, or +-R, R = 2s = s + s, with the result's sign) and
+// L = V w P(w) (+ 2 s_lo V/R where big), w = t or z: C + V by one fast two-sum (|C| > |V|,
+// or C = 0), then rounded once. The signs and constants come from masked ternary logic on
+// x's sign bit, with no blend of separate forms. 2 s_lo = (z - s^2) 2 / V (signed): the
+// residual is exact, and a 14-bit reciprocal leaves 2^-67 of the result.
 constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6db6db6e3229fp-5, 0x1.f1c71c1d8e48bp-6,
                                0x1.6e8bb1cd66907p-6, 0x1.1c4d3554d4a60p-6, 0x1.c9cf1583f4f8ap-7, 0x1.7825c969117d2p-7,
                                0x1.5245788818a3bp-7, 0x1.658cae98b8d36p-8, 0x1.1d2c1dd0ab0adp-6, -0x1.e6e6e68f1d446p-7,
                                0x1.d73f773c8915ap-6};
 template <ExpLogFn F>
 struct ArcSineKernel {
-  DLA_V512 static __mmask8 fast(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LE_OQ); }
+  // |x| < 1: at +-1 (s = 0) and NaN, libm.
+  DLA_V512 static __mmask8 fast(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ); }
   DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
-    const __m512d a = _mm512_abs_pd(x), zero = _mm512_setzero_pd();
+    constexpr bool kAsin = F == ExpLogFn::Asin;
+    const __m512d sm = set(-0.0), a = _mm512_abs_pd(x);
     const __mmask8 big = _mm512_cmp_pd_mask(a, set(0.5), _CMP_GT_OQ);
-    const __m512d z = _mm512_mask_blend_pd(big, _mm512_mul_pd(a, a), _mm512_mul_pd(_mm512_sub_pd(set(1.0), a), set(0.5)));
-    __m512d p = set(kAsinP[12]);
-    for (int i = 11; i >= 0; --i) p = fma(p, z, set(kAsinP[i]));
-    const __m512d root = _mm512_sqrt_pd(z);
-    // (z - root^2) / (2 root): the residual is exact, a small correction (no division needed).
-    const __m512d root_lo = _mm512_maskz_mul_pd(_mm512_cmp_pd_mask(root, zero, _CMP_GT_OQ), _mm512_fnmadd_pd(root, root, z),
-                                                _mm512_mul_pd(set(0.5), reciprocal(root)));
-    const __m512d s = _mm512_mask_blend_pd(big, a, root), s_lo = _mm512_maskz_mov_pd(big, root_lo);
-    const __m512d u = _mm512_add_pd(s_lo, _mm512_mul_pd(s, _mm512_mul_pd(z, p)));  // asin s - s
-    // Big: w = 2 asin s; small: w = asin a (asin) or its signed value (acos).
-    const __m512d two = set(2.0);
-    if constexpr (F == ExpLogFn::Asin) {
-      // small: 0 - (-a - u); big: pi/2 - (2s + 2u).
-      const __m512d c_hi = _mm512_maskz_mov_pd(big, set(kPio2Hi)), c_lo = _mm512_maskz_mov_pd(big, set(kPio2Lo));
-      const __m512d w_hi = _mm512_mask_blend_pd(big, _mm512_sub_pd(zero, s), _mm512_mul_pd(two, s));
-      const __m512d w_lo = _mm512_mask_blend_pd(big, _mm512_sub_pd(zero, u), _mm512_mul_pd(two, u));
-      return _mm512_or_pd(difference(c_hi, c_lo, w_hi, w_lo), _mm512_and_pd(x, set(-0.0)));
-    } else {
-      // small: pi/2 - (x + sign u); x > 1/2: 0 - (-2s - 2u); x < -1/2: pi - (2s + 2u).
-      const __mmask8 negative = _mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ);
-      const __mmask8 big_pos = big & ~negative, big_neg = big & negative;
-      const __m512d u_signed = _mm512_or_pd(u, _mm512_and_pd(x, set(-0.0)));  // u >= 0
-      __m512d c_hi = _mm512_mask_blend_pd(big_neg, set(kPio2Hi), set(kPiHi));
-      __m512d c_lo = _mm512_mask_blend_pd(big_neg, set(kPio2Lo), set(kPiLo));
-      c_hi = _mm512_mask_mov_pd(c_hi, big_pos, zero);
-      c_lo = _mm512_mask_mov_pd(c_lo, big_pos, zero);
-      __m512d w_hi = _mm512_mask_blend_pd(big, x, _mm512_mul_pd(two, s));
-      __m512d w_lo = _mm512_mask_blend_pd(big, u_signed, _mm512_mul_pd(two, u));
-      w_hi = _mm512_mask_sub_pd(w_hi, big_pos, zero, w_hi);
-      w_lo = _mm512_mask_sub_pd(w_lo, big_pos, zero, w_lo);
-      return difference(c_hi, c_lo, w_hi, w_lo);
-    }
+    const __m512d w = _mm512_mask_blend_pd(big, _mm512_mul_pd(x, x), _mm512_fnmadd_pd(a, set(0.5), set(0.5)));
+    const __m512d p = poly(w, kAsinP);
+    const __m512d root = _mm512_sqrt_pd(w);
+    const __m512d r2 = _mm512_add_pd(root, root);
+    // V: asin x where small, -copysign(R, x) where big; acos -x, copysign(R, x).
+    const __m512d v = mask_ternary<kBOrNotAAndC>(kAsin ? x : _mm512_xor_pd(x, sm), big, r2, sm);
+    // C: asin -0 (so that -0 + V = V, signs included) or copysign(pi/2, x); acos pi/2, or
+    // pi/2 -+ pi/2 where big (0 or pi, exact).
+    __m512d c_hi;
+    if constexpr (kAsin) c_hi = mask_ternary<kBOrAAndC>(sm, big, set(kPio2Hi), x);
+    else c_hi = _mm512_sub_pd(set(kPio2Hi), maskz_ternary<kAOrBAndC>(big, set(kPio2Hi), x, sm));
+    const __m512d res = _mm512_fnmadd_pd(root, root, w);  // exact
+    const __m512d l = fma(_mm512_mul_pd(v, w), p, _mm512_maskz_mul_pd(big, _mm512_add_pd(res, res), _mm512_rcp14_pd(v)));
+    const __m512d h = _mm512_add_pd(c_hi, v);
+    const __m512d err = _mm512_add_pd(_mm512_sub_pd(c_hi, h), v);
+    const __m512d y = _mm512_add_pd(h, fma(c_hi, set(kPio2Lo / kPio2Hi), _mm512_add_pd(err, l)));
+    if constexpr (kAsin) return with_sign_of(y, x);  // asin(-0) = -0
+    return y;
   }
   static double scalar(double x) { return F == ExpLogFn::Asin ? std::asin(x) : std::acos(x); }
 };
