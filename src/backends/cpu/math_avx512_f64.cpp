@@ -456,7 +456,8 @@ template <> struct Kernel<ExpLogFn::Cosh> : SinhCoshKernel<ExpLogFn::Cosh> {};
 // asinh a = log(a + sqrt(a^2 + 1)), acosh a = log(a + sqrt(a^2 - 1)) with a^2 -+ 1 exact as a
 // pair (so the cancellation near 1 costs nothing), atanh a = log((1 + a) / (1 - a)) / 2 with
 // the quotient as a pair; beyond 2^28 asinh and acosh are log(a) + ln 2 (the rest is below
-// 2^-56 of it). The logarithm's argument is a pair whose low part is good to about 2^-66
+// 2^-56 of it: asinh blends the two forms, acosh recomputes such lanes under a branch, which
+// leaves fewer operations on ordinary data). The logarithm's argument is a pair whose low part is good to about 2^-66
 // (a 14-bit reciprocal times a correction of an ulp), and the log core is accurate relative
 // to log1p(r) near 1, so the result is within 2^-66 / a relative of it: below a = 2^-8
 // (where that passes 2^-58) the Taylor series to a^7 (the first term left out is 2^-67 of
@@ -468,20 +469,41 @@ struct InverseHyperbolicKernel {
   DLA_V512 static __mmask8 fast(__m512d x) {
     const __mmask8 finite_nonzero = __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f));
     if constexpr (F == ExpLogFn::Asinh) return finite_nonzero;
-    else if constexpr (F == ExpLogFn::Acosh) return finite_nonzero & _mm512_cmp_pd_mask(x, set(1.0), _CMP_GE_OQ);
+    else if constexpr (F == ExpLogFn::Acosh) return finite_nonzero & _mm512_cmp_pd_mask(x, set(1.0), _CMP_GT_OQ);
     else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ);
-  }
-  // sqrt(hi + lo) as a pair (hi >= 0; none of the correction at 0). lo may reach 2^-20 of hi
-  // (acosh near 1: a^2 - 1 = 2d + d^2), hence a full division for the correction (a
-  // 14-bit reciprocal would leave 2^-34 of the result).
-  DLA_V512 static DD sqrt_dd(__m512d hi, __m512d lo) {
-    const __m512d root = _mm512_sqrt_pd(hi);
-    const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo);
-    const __mmask8 positive = _mm512_cmp_pd_mask(root, _mm512_setzero_pd(), _CMP_GT_OQ);
-    return {root, _mm512_maskz_div_pd(positive, res, _mm512_add_pd(root, root))};
   }
   DLA_V512 static __m512d compute(__m512d x, const LogRegs& T) {
     const __m512d one = set(1.0);
+    if constexpr (F == ExpLogFn::Acosh) {
+      // x > 1 (at 1 exactly, libm: 0). x^2 - 1 = hi + lo exactly (hi = p - 1 is exact for
+      // p >= 1), its square root as a pair (root > 0), u = x + root (x >= root) renormalized,
+      // and the log core on u + u_lo. lo reaches 2^-27.5 of hi (x = 1 + d: p's rounding error
+      // is below both d^2 and 2^-53, hi = 2d), so the correction (hi - root^2 + lo) / (2 root)
+      // is up to 2^-28.5 of root: a reciprocal to 2^-28 (one Newton step, no division) leaves
+      // 2^-56.5 of it where that is largest, 0.54 ulp measured at worst. From 2^28 on log(x) + ln 2, under a branch (rarely
+      // taken): the lanes there are computed again, and the main form's values for them (x^2
+      // may overflow) are dropped.
+      const __m512d p = _mm512_mul_pd(x, x);
+      const __m512d hi = _mm512_sub_pd(p, one);
+      const __m512d lo = _mm512_add_pd(_mm512_sub_pd(_mm512_sub_pd(p, hi), one), _mm512_fmsub_pd(x, x, p));
+      const __m512d root = _mm512_sqrt_pd(hi);
+      const __m512d root_lo =
+          _mm512_mul_pd(_mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo), reciprocal(_mm512_add_pd(root, root)));
+      const __m512d u = _mm512_add_pd(x, root);
+      const __m512d u_sum_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(x, u), root), root_lo);
+      // Renormalized: root_lo may be far above an ulp of root (x^2 - 1's low part near 1).
+      const __m512d un = _mm512_add_pd(u, u_sum_lo);
+      const DD v = log_core<true>(un, _mm512_add_pd(_mm512_sub_pd(u, un), u_sum_lo), T);
+      __m512d y = _mm512_add_pd(v.hi, v.lo);
+      const __mmask8 large = _mm512_cmp_pd_mask(x, set(0x1p28), _CMP_GE_OQ);
+      if (large) {
+        const DD w = log_core<false>(x, x, T);
+        const __m512d h = _mm512_add_pd(w.hi, set(kLn2));  // w.hi >= 19 > ln 2: a fast two-sum
+        const __m512d w_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(w.hi, h), set(kLn2)), _mm512_add_pd(w.lo, set(kLn2Tail)));
+        y = _mm512_mask_mov_pd(y, large, _mm512_add_pd(h, w_lo));
+      }
+      return y;
+    }
     const __m512d a = _mm512_abs_pd(x);
     const __m512d a2 = _mm512_mul_pd(a, a);
     if constexpr (F == ExpLogFn::Atanh) {
@@ -507,12 +529,10 @@ struct InverseHyperbolicKernel {
       const __m512d b = _mm512_mask_blend_pd(large, a, one);
       const __m512d p = _mm512_mul_pd(b, b);
       const __m512d p_err = _mm512_fmsub_pd(b, b, p);
-      // a^2 +- 1 = s + s_lo: |p| >= 1 (acosh) or a two-sum (asinh).
-      DD sq;
-      if constexpr (F == ExpLogFn::Asinh) sq = two_sum(p, one);
-      else sq = {_mm512_sub_pd(p, one), _mm512_sub_pd(_mm512_sub_pd(p, _mm512_sub_pd(p, one)), one)};
+      // a^2 + 1 = s + s_lo (a two-sum).
+      const DD sq = two_sum(p, one);
       __m512d un, u_lo;
-      if constexpr (F == ExpLogFn::Asinh) {
+      {
         // root = sqrt(a^2 + 1) >= 1 > a: u = b + root.hi by a fast two-sum. The pair's low
         // part is within an ulp of root here (a^2 + 1 is a pair below half an ulp), so the
         // correction (z - root^2) / (2 root) only needs a 14-bit reciprocal (2^-67 of root),
@@ -522,13 +542,6 @@ struct InverseHyperbolicKernel {
         const __m512d root_lo = _mm512_mul_pd(res, _mm512_mul_pd(set(0.5), _mm512_rcp14_pd(root)));
         un = _mm512_add_pd(b, root);
         u_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(root, un), b), root_lo);
-      } else {
-        const DD root = sqrt_dd(sq.hi, _mm512_add_pd(sq.lo, p_err));
-        const __m512d u = _mm512_add_pd(b, root.hi);  // b >= root.hi
-        const __m512d u_sum_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(b, u), root.hi), root.lo);
-        // Renormalized: root.lo may be far above an ulp of root (a^2 - 1's low part near 1).
-        un = _mm512_add_pd(u, u_sum_lo);
-        u_lo = _mm512_add_pd(_mm512_sub_pd(u, un), u_sum_lo);
       }
       const DD v = log_core<true>(_mm512_mask_blend_pd(large, un, a), _mm512_maskz_mov_pd(__mmask8(~large), u_lo), T);
       // + ln 2 where large (v.hi >= 19 > ln 2: a fast two-sum).
@@ -537,15 +550,12 @@ struct InverseHyperbolicKernel {
       const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(v.hi, h), add),
                                        _mm512_add_pd(v.lo, _mm512_maskz_mov_pd(large, set(kLn2Tail))));
       __m512d y = _mm512_add_pd(h, lo);
-      if constexpr (F == ExpLogFn::Asinh) {
-        const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSeriesBound), _CMP_LT_OQ);
-        if (small) {  // rarely taken
-          constexpr double kC[] = {-1.0 / 6, 3.0 / 40, -5.0 / 112};
-          y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kC), a));
-        }
-        return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
+      const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSeriesBound), _CMP_LT_OQ);
+      if (small) {  // rarely taken
+        constexpr double kC[] = {-1.0 / 6, 3.0 / 40, -5.0 / 112};
+        y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kC), a));
       }
-      return y;
+      return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
     }
   }
   static double scalar(double x) {
