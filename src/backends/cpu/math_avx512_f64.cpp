@@ -158,17 +158,17 @@ struct ExpRegs {
 struct ExpParts {
   __m512d e, t_hi, t_lo, r, r_lo, q;
 };
-// x = k ln2/16 + r: k as a double and as the integer whose low 4 bits index the tables (j),
-// and e = floor(k / 16).
+// x = k ln2/16 + r: k = x 16/ln2 rounded by the shifter 1.5 2^52 (one fma; |x| < 2^46), as a
+// double and as the integer whose low 4 bits index the tables (j, the shifted value's bits),
+// and e = k/16, unrounded: it is only used as scalef's exponent, which scalef floors itself.
 struct ExpReduction {
   __m512d kd, e;
   __m512i ki;
 };
 DLA_V512 ExpReduction exp_reduce(__m512d x) {
-  const __m512d kd = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvLn2d16)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m512i ki = _mm512_cvtpd_epi64(kd);  // the permutes read its low 4 bits: j
-  const __m512d e = _mm512_roundscale_pd(_mm512_mul_pd(kd, set(1.0 / kExpEntries)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  return {kd, e, ki};
+  const __m512d shifted = fma(x, set(kInvLn2d16), set(0x1.8p52));
+  const __m512d kd = _mm512_sub_pd(shifted, set(0x1.8p52));
+  return {kd, _mm512_mul_pd(kd, set(1.0 / kExpEntries)), _mm512_castpd_si512(shifted)};
 }
 DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T) {
   const ExpReduction red = exp_reduce(x);
@@ -412,10 +412,9 @@ struct SinhCoshKernel {
     constexpr bool kSinh = F == ExpLogFn::Sinh;
     // a = min(|x|, 710.5): one range operation (the smaller magnitude, sign cleared).
     const __m512d a = _mm512_range_pd(x, set(710.5), 0x0a);
-    // k = a 16/ln2 rounded, by the shifter 1.5 2^52: its low bits hold k (the permutes read j).
-    const __m512d shifted = fma(a, set(kInvLn2d16), set(0x1.8p52));
-    const __m512d kd = _mm512_sub_pd(shifted, set(0x1.8p52));
-    const __m512i ki = _mm512_castpd_si512(shifted);
+    const ExpReduction red = exp_reduce(a);
+    const __m512d kd = red.kd;
+    const __m512i ki = red.ki;
     const __m512d r_hi = _mm512_fnmadd_pd(kd, set(kLn2d16Hi), a);  // exact (exp_core)
     const __m512d r = _mm512_fnmadd_pd(kd, set(kLn2d16Lo), r_hi);
     const __m512d t = _mm512_mul_pd(r, r);
@@ -443,7 +442,7 @@ struct SinhCoshKernel {
       const __m512d sh = fma(rt, poly(t, kSinhS), r);
       y = _mm512_add_pd(p, fma(m, sh, fma(p, ch, p_lo)));
     }
-    y = _mm512_scalef_pd(y, _mm512_mul_pd(kd, set(1.0 / 16)));
+    y = _mm512_scalef_pd(y, red.e);
     if constexpr (kSinh) return with_sign_of(y, x);
     return y;
   }
