@@ -82,9 +82,11 @@ struct DD {
 };
 
 // c[0] + t c[1] + ... + t^(N-1) c[N-1] by Estrin's scheme: pairs c[i] + t c[i+1], then pairs
-// of those with t^2, and so on. The loops are bound by the latency of their dependency chains
-// (measured: two or four vectors a step run alike, a shorter chain runs faster), and this
-// has depth about log2(N) fmas against Horner's N - 1, for a few more multiplications.
+// of those with t^2, and so on: depth about log2(N) fmas against Horner's N - 1, for a few
+// more multiplications. Which one is faster depends on the loop: measured (Zen 4, 2026-11-27),
+// the exp and log cores, sinh/cosh, atan and asin/acos run faster with Horner (poly: those
+// loops are bound by their number of operations, their iterations overlapping), tan with
+// Estrin (its chain is what costs); the series under rarely taken branches keep Estrin.
 constexpr int estrin_level(int n) {  // k with 2^k < n <= 2^(k+1): the low half has 2^k terms
   int k = 0;
   while ((2 << k) < n) ++k;
@@ -127,7 +129,7 @@ DLA_V512 DD log_core(__m512d x, __m512d x_lo, const LogRegs& T) {
   const __m512d r = _mm512_sub_pd(p, set(1.0));
   __m512d r_lo = _mm512_fmsub_pd(m, invc, p);
   if constexpr (kHasLo) r_lo = fma(_mm512_scalef_pd(x_lo, _mm512_sub_pd(_mm512_setzero_pd(), k)), invc, r_lo);
-  const __m512d q = estrin(r, kP);
+  const __m512d q = poly(r, kP);
   // log1p(r + r_lo) = r + r_lo (1 - r) + r^2 P(r), to 2^-61 relative.
   const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
   const __m512d lo_r = _mm512_fnmadd_pd(r, r_lo, r_lo);
@@ -178,7 +180,7 @@ DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T) {
   const __m512d m = _mm512_mul_pd(kd, set(kLn2d16Lo));
   const __m512d r = _mm512_sub_pd(r_hi, m);
   const __m512d r_lo = _mm512_sub_pd(_mm512_sub_pd(r_hi, r), m);
-  const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), estrin(r, kE));
+  const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), poly(r, kE));
   return {e, lookup(T.hi, ki), lookup(T.lo, ki), r, r_lo, q};
 }
 
