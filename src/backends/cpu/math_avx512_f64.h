@@ -1,6 +1,6 @@
 // math_avx512_f64.h — float64 transcendental rows written with AVX-512 intrinsics: tables of
 // 16 entries held in registers (one permute per lookup, where a gather of a larger table costs
-// the loop its speed), within 0.70 ulp at 0.75 to 1.15 times the time of NumPy's SVML loops
+// the loop its speed), within 0.70 ulp at 0.74 to 1.15 times the time of NumPy's SVML loops
 // (benchmarks/elementwise.py --transcendental; the figures in vector_math.cpp).
 //
 // log core: x = 2^k m, m in [0.75, 1.5) (getmant/getexp, which also take subnormals); 16
