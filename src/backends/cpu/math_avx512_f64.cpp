@@ -82,9 +82,11 @@ struct DD {
 };
 
 // c[0] + t c[1] + ... + t^(N-1) c[N-1] by Estrin's scheme: pairs c[i] + t c[i+1], then pairs
-// of those with t^2, and so on. The loops are bound by the latency of their dependency chains
-// (measured: two or four vectors a step run alike, a shorter chain runs faster), and this
-// has depth about log2(N) fmas against Horner's N - 1, for a few more multiplications.
+// of those with t^2, and so on: depth about log2(N) fmas against Horner's N - 1, for a few
+// more multiplications. Which one is faster depends on the loop: measured (Zen 4, 2026-11-27),
+// the exp and log cores, sinh/cosh, atan and asin/acos run faster with Horner (poly: those
+// loops are bound by their number of operations, their iterations overlapping), tan with
+// Estrin (its chain is what costs); the series under rarely taken branches keep Estrin.
 constexpr int estrin_level(int n) {  // k with 2^k < n <= 2^(k+1): the low half has 2^k terms
   int k = 0;
   while ((2 << k) < n) ++k;
@@ -127,7 +129,7 @@ DLA_V512 DD log_core(__m512d x, __m512d x_lo, const LogRegs& T) {
   const __m512d r = _mm512_sub_pd(p, set(1.0));
   __m512d r_lo = _mm512_fmsub_pd(m, invc, p);
   if constexpr (kHasLo) r_lo = fma(_mm512_scalef_pd(x_lo, _mm512_sub_pd(_mm512_setzero_pd(), k)), invc, r_lo);
-  const __m512d q = estrin(r, kP);
+  const __m512d q = poly(r, kP);
   // log1p(r + r_lo) = r + r_lo (1 - r) + r^2 P(r), to 2^-61 relative.
   const __m512d tail = _mm512_mul_pd(_mm512_mul_pd(r, r), q);
   const __m512d lo_r = _mm512_fnmadd_pd(r, r_lo, r_lo);
@@ -141,11 +143,9 @@ DLA_V512 DD log_core(__m512d x, __m512d x_lo, const LogRegs& T) {
   return {h, lo};
 }
 
-// (hi + lo) (c_hi + c_lo), rounded once.
+// (hi + lo) (c_hi + c_lo), rounded once: hi c_hi exact inside one fma with the small terms.
 DLA_V512 __m512d scale_dd(DD v, double c_hi, double c_lo) {
-  const __m512d p = _mm512_mul_pd(v.hi, set(c_hi));
-  const __m512d e = _mm512_fmsub_pd(v.hi, set(c_hi), p);
-  return _mm512_add_pd(p, _mm512_add_pd(e, fma(v.hi, set(c_lo), _mm512_mul_pd(v.lo, set(c_hi)))));
+  return fma(v.hi, set(c_hi), fma(v.hi, set(c_lo), _mm512_mul_pd(v.lo, set(c_hi))));
 }
 
 struct ExpRegs {
@@ -158,17 +158,29 @@ struct ExpRegs {
 struct ExpParts {
   __m512d e, t_hi, t_lo, r, r_lo, q;
 };
+// x = k ln2/16 + r: k = x 16/ln2 rounded by the shifter 1.5 2^52 (one fma; |x| < 2^46), as a
+// double and as the integer whose low 4 bits index the tables (j, the shifted value's bits),
+// and e = k/16, unrounded: it is only used as scalef's exponent, which scalef floors itself.
+struct ExpReduction {
+  __m512d kd, e;
+  __m512i ki;
+};
+DLA_V512 ExpReduction exp_reduce(__m512d x) {
+  const __m512d shifted = fma(x, set(kInvLn2d16), set(0x1.8p52));
+  const __m512d kd = _mm512_sub_pd(shifted, set(0x1.8p52));
+  return {kd, _mm512_mul_pd(kd, set(1.0 / kExpEntries)), _mm512_castpd_si512(shifted)};
+}
 DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T) {
-  const __m512d kd = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvLn2d16)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m512i ki = _mm512_cvtpd_epi64(kd);  // the permutes read its low 4 bits: j
-  const __m512d e = _mm512_roundscale_pd(_mm512_mul_pd(kd, set(1.0 / kExpEntries)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const ExpReduction red = exp_reduce(x);
+  const __m512d kd = red.kd, e = red.e;
+  const __m512i ki = red.ki;
   // x - k kLn2d16Hi is exact (a multiple of x's last bit, below 2^-5 in magnitude); the low
   // part of the constant makes r + r_lo (a fast two-sum).
   const __m512d r_hi = _mm512_fnmadd_pd(kd, set(kLn2d16Hi), x);
   const __m512d m = _mm512_mul_pd(kd, set(kLn2d16Lo));
   const __m512d r = _mm512_sub_pd(r_hi, m);
   const __m512d r_lo = _mm512_sub_pd(_mm512_sub_pd(r_hi, r), m);
-  const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), estrin(r, kE));
+  const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), poly(r, kE));
   return {e, lookup(T.hi, ki), lookup(T.lo, ki), r, r_lo, q};
 }
 
@@ -237,14 +249,24 @@ DLA_V512 DD expm1_dd(__m512d x, const ExpRegs& T) {
   return {sum, _mm512_add_pd(_mm512_sub_pd(h, sum), lo)};
 }
 
-// exp(x) / 2 as a normalized pair hi + lo, for |x| <= 710.5 (hi is inf where the result overflows).
-DLA_V512 DD half_exp_dd(__m512d x, const ExpRegs& T) {
-  const ExpParts p = exp_core(x, T);
-  const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
-  const __m512d hi = _mm512_add_pd(p.t_hi, inner);  // |inner| < 0.03 t_hi: a fast two-sum
-  const __m512d lo = _mm512_add_pd(_mm512_sub_pd(p.t_hi, hi), inner);
-  const __m512d e = _mm512_sub_pd(p.e, set(1.0));
-  return {_mm512_scalef_pd(hi, e), _mm512_scalef_pd(lo, e)};
+// Bitwise selections by ternary logic (one operation each) on the doubles' bits.
+template <int Imm>
+DLA_V512 __m512d mask_ternary(__m512d a, __mmask8 k, __m512d b, __m512d c) {  // Imm(a, b, c) where k, else a
+  return _mm512_castsi512_pd(
+      _mm512_mask_ternarylogic_epi64(_mm512_castpd_si512(a), k, _mm512_castpd_si512(b), _mm512_castpd_si512(c), Imm));
+}
+template <int Imm>
+DLA_V512 __m512d maskz_ternary(__mmask8 k, __m512d a, __m512d b, __m512d c) {  // Imm(a, b, c) where k, else 0
+  return _mm512_castsi512_pd(
+      _mm512_maskz_ternarylogic_epi64(k, _mm512_castpd_si512(a), _mm512_castpd_si512(b), _mm512_castpd_si512(c), Imm));
+}
+// Truth tables over (A, B, C) = (0xf0, 0xcc, 0xaa).
+constexpr int kBOrNotAAndC = 0xce;  // B | (~A & C)
+constexpr int kBOrAAndC = 0xec;     // B | (A & C)
+constexpr int kAOrBAndC = 0xf8;     // A | (B & C)
+DLA_V512 __m512d with_sign_of(__m512d y, __m512d x) {  // y | (x & -0.0): y >= 0 takes x's sign
+  return _mm512_castsi512_pd(_mm512_ternarylogic_epi64(_mm512_castpd_si512(y), _mm512_castpd_si512(x),
+                                                       _mm512_set1_epi64(INT64_MIN), kAOrBAndC));
 }
 
 // a + b = s + err exactly, any magnitudes.
@@ -295,98 +317,146 @@ struct Kernel<ExpLogFn::Expm1> {
   static double scalar(double x) { return std::expm1(x); }
 };
 
-// sinh, cosh, tanh of a = |x|. With H = exp(a) / 2 as a pair and e^-a / 2 = 1 / (4H) as a
-// pair (one division, one correction): cosh a = H + 1/(4H), sinh a = H - 1/(4H) from a = 1/16
-// on (the pair's error, 2^-60 of H, stays below 2^-59 of sinh a), and below 1/16 the Taylor
-// series of sinh to a^9 (the first omitted term is 2^-65 of the result). tanh a =
-// 1 - 1/(H' + 1/2), H' = exp(2a) / 2, with a clamped to 20 (tanh rounds to 1 from 19.07 on),
-// and its series below 1/16. Each result is rounded once from a pair. The series run under a
-// branch: few vectors of ordinary data hold such a lane, and the loops are bound by their
+// tanh a, a = |x|: 1 - 1/(H + 1/2), H = exp(2a) / 2, with a clamped to 20 (tanh rounds to 1
+// from 19.07 on), and its series below 1/16, rounded once from a pair. The series runs under
+// a branch: few vectors of ordinary data hold such a lane, and the loops are bound by their
 // number of operations (iterations overlap), not by the chain of one vector.
-constexpr double kSinhSeriesBound = 0.0625;
-template <ExpLogFn F>
-struct HyperbolicKernel {
+template <>
+struct Kernel<ExpLogFn::Tanh> {
   // Not NaN, infinite or zero (libm keeps the sign of -0 and gives the limits).
   DLA_V512 static __mmask8 fast(__m512d x) { return __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f)); }
   DLA_V512 static __m512d compute(__m512d x, const ExpRegs& T) {
     const __m512d a = _mm512_abs_pd(x);
-    __m512d y;
-    if constexpr (F == ExpLogFn::Tanh) {
-      // tanh a = 1 - 1/(H + 1/2), H = exp(2a)/2 as a pair (D = H + 1/2 by a fast two-sum,
-      // H > 1/2), 1/D = q + q_lo by one division and its residual, 1 - q by a fast two-sum:
-      // fewer operations than expm1(2a) / (expm1(2a) + 2), and the loop is bound by their
-      // number. The pair's error (2^-60 of H, the rounding of its first-order term) reaches
-      // the result through 1 - 1/D, which cancels as a falls: from a = 1/16 on it stays below
-      // 2^-62, 1/32 ulp of tanh a.
-      // H = s (hh + hl), s = 2^(e-1), hh + hl = 2^(j/16) exp(r) normalized: D = s hh + 1/2
-      // rounded by one fma, and its error s hh + (1/2 - d) exactly by another (1/2 - d is
-      // exact for d >= 1, and so is the result, d's rounding error), with no scaling of the pair.
-      const ExpParts p = exp_core(_mm512_mul_pd(set(2.0), _mm512_min_pd(a, set(20.0))), T);
-      const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
-      const __m512d hh = _mm512_add_pd(p.t_hi, inner);  // |inner| < 0.03 t_hi: a fast two-sum
-      const __m512d hl = _mm512_add_pd(_mm512_sub_pd(p.t_hi, hh), inner);
-      const __m512d half = set(0.5), one = set(1.0);
-      const __m512d sc = _mm512_scalef_pd(half, p.e);
-      const __m512d d = fma(hh, sc, half);
-      const __m512d d_lo = fma(hl, sc, fma(hh, sc, _mm512_sub_pd(half, d)));
-      // 1/D = q + q_lo: q = 1/d rounded is itself 1/d to 2^-53, enough for the correction
-      // (2^-52 of q, D being normalized).
-      const __m512d q = _mm512_div_pd(one, d);
-      const __m512d q_lo = _mm512_mul_pd(_mm512_fnmadd_pd(q, d_lo, _mm512_fnmadd_pd(q, d, one)), q);
-      const __m512d s = _mm512_sub_pd(one, q);  // q < 1: a fast two-sum
-      y = _mm512_add_pd(s, _mm512_sub_pd(_mm512_sub_pd(_mm512_sub_pd(one, s), q), q_lo));
-      // Below 1/16 (1.25% of the lanes of a uniform [-5, 5], so the branch is rarely taken),
-      // the Taylor series a + a^3 P(a^2) to a^15: the first term left out is 2^-65 of a.
-      const __mmask8 small = _mm512_cmp_pd_mask(a, set(0.0625), _CMP_LT_OQ);
-      if (small) {
-        constexpr double kTanhP[] = {-1.0 / 3, 2.0 / 15, -17.0 / 315, 62.0 / 2835, -1382.0 / 155925, 21844.0 / 6081075,
-                                     -929569.0 / 638512875};
-        const __m512d t = _mm512_mul_pd(a, a);
-        y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, t), estrin(t, kTanhP), a));
-      }
-    } else {
-      const DD h = half_exp_dd(_mm512_min_pd(a, set(710.5)), T);
-      // 1/H = G + G_lo: G = 1 / h.hi (one hardware division, the shortest chain), corrected by
-      // the exact residual 1 - G H times G itself (the correction is 2^-52 of G, and G is 1/h.hi
-      // to 2^-53). Then H +- G/4 by a fast two-sum with the quarter folded into fmas:
-      // h.hi - s is exact (Fast2Sum), so is its sum with +-G/4 (the two-sum's error term).
-      const __m512d quarter = set(F == ExpLogFn::Sinh ? -0.25 : 0.25), one = set(1.0);
-      const __m512d g = _mm512_div_pd(one, h.hi);
-      const __m512d g_lo = _mm512_mul_pd(_mm512_fnmadd_pd(g, h.lo, _mm512_fnmadd_pd(g, h.hi, one)), g);
-      const __m512d s = fma(g, quarter, h.hi);  // |h.hi| >= |g/4|: a fast two-sum
-      const __m512d s_err = fma(g, quarter, _mm512_sub_pd(h.hi, s));
-      y = _mm512_add_pd(s, _mm512_add_pd(s_err, fma(g_lo, quarter, h.lo)));
-      if constexpr (F == ExpLogFn::Sinh) {
-        // Below 1/16 the series, under a branch (few vectors have such a lane: a blend of the
-        // series on every vector measured slower, the loop being bound by its number of
-        // operations): there H - 1/(4H) would carry the rounding of H's first-order term
-        // (2^-60 of H) into a result that cancels down to a.
-        const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSinhSeriesBound), _CMP_LT_OQ);
-        if (small) {
-          const __m512d a2 = _mm512_mul_pd(a, a);
-          constexpr double kInvFact[] = {1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880};
-          y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kInvFact), a));  // to a^9
-        }
-      }
-      // Where exp(a) / 2 overflows (a > 710.4758...), the pair's sums would make inf - inf.
-      y = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(h.hi, set(HUGE_VAL), _CMP_EQ_OQ), y, set(HUGE_VAL));
+    // tanh a = 1 - 1/(H + 1/2), H = exp(2a)/2 as a pair (D = H + 1/2 by a fast two-sum,
+    // H > 1/2), 1/D = q + q_lo by one division and its residual, 1 - q by a fast two-sum:
+    // fewer operations than expm1(2a) / (expm1(2a) + 2), and the loop is bound by their
+    // number. The pair's error (2^-60 of H, the rounding of its first-order term) reaches
+    // the result through 1 - 1/D, which cancels as a falls: from a = 1/16 on it stays below
+    // 2^-62, 1/32 ulp of tanh a.
+    // H = s (hh + hl), s = 2^(e-1), hh + hl = 2^(j/16) exp(r) normalized: D = s hh + 1/2
+    // rounded by one fma, and its error s hh + (1/2 - d) exactly by another (1/2 - d is
+    // exact for d >= 1, and so is the result, d's rounding error), with no scaling of the pair.
+    const ExpParts p = exp_core(_mm512_mul_pd(set(2.0), _mm512_min_pd(a, set(20.0))), T);
+    const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
+    const __m512d hh = _mm512_add_pd(p.t_hi, inner);  // |inner| < 0.03 t_hi: a fast two-sum
+    const __m512d hl = _mm512_add_pd(_mm512_sub_pd(p.t_hi, hh), inner);
+    const __m512d half = set(0.5), one = set(1.0);
+    const __m512d sc = _mm512_scalef_pd(half, p.e);
+    const __m512d d = fma(hh, sc, half);
+    const __m512d d_lo = fma(hl, sc, fma(hh, sc, _mm512_sub_pd(half, d)));
+    // 1/D = q + q_lo: q = 1/d rounded is itself 1/d to 2^-53, enough for the correction
+    // (2^-52 of q, D being normalized).
+    const __m512d q = _mm512_div_pd(one, d);
+    const __m512d q_lo = _mm512_mul_pd(_mm512_fnmadd_pd(q, d_lo, _mm512_fnmadd_pd(q, d, one)), q);
+    const __m512d s = _mm512_sub_pd(one, q);  // q < 1: a fast two-sum
+    __m512d y = _mm512_add_pd(s, _mm512_sub_pd(_mm512_sub_pd(_mm512_sub_pd(one, s), q), q_lo));
+    // Below 1/16 (1.25% of the lanes of a uniform [-5, 5], so the branch is rarely taken),
+    // the Taylor series a + a^3 P(a^2) to a^15: the first term left out is 2^-65 of a.
+    const __mmask8 small = _mm512_cmp_pd_mask(a, set(0.0625), _CMP_LT_OQ);
+    if (small) {
+      constexpr double kTanhP[] = {-1.0 / 3, 2.0 / 15, -17.0 / 315, 62.0 / 2835, -1382.0 / 155925, 21844.0 / 6081075,
+                                   -929569.0 / 638512875};
+      const __m512d t = _mm512_mul_pd(a, a);
+      y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, t), estrin(t, kTanhP), a));
     }
-    if constexpr (F == ExpLogFn::Cosh) return y;
     return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));  // y >= 0: the sign of x
   }
-  static double scalar(double x) {
-    return F == ExpLogFn::Sinh ? std::sinh(x) : F == ExpLogFn::Cosh ? std::cosh(x) : std::tanh(x);
-  }
+  static double scalar(double x) { return std::tanh(x); }
 };
-template <> struct Kernel<ExpLogFn::Sinh> : HyperbolicKernel<ExpLogFn::Sinh> {};
-template <> struct Kernel<ExpLogFn::Cosh> : HyperbolicKernel<ExpLogFn::Cosh> {};
-template <> struct Kernel<ExpLogFn::Tanh> : HyperbolicKernel<ExpLogFn::Tanh> {};
+
+// sinh and cosh of a = |x| from one reduction a = k ln2/16 + r + r_lo (k >= 0, e = k div 16,
+// j = k mod 16), T = 2^(j/16) / 2 and T' = 2^(-j/16) / 2 from two tables as pairs, and
+// B = 2^(-2e) T':
+//   cosh a / 2^e = T e^r + B e^-r = P cosh r + M sinh r,
+//   sinh a / 2^e = T e^r - B e^-r = M cosh r + P sinh r,   P = T + B, M = T - B,
+// with cosh r - 1 = t C(t) and sinh r - r = r t S(t), t = r^2 (three terms each, fitted by
+// scripts/fit_coshsinh_f64.py): no division, and one short polynomial pair in t serves both
+// exponentials. P = T_hi + B_hi and M = T_hi - B_hi are fast two-sums (T_hi >= 1/2 >= B_hi).
+// The result is formed unscaled, rounded once, and scaled by 2^e (exact, or the overflow
+// from 710.4758 on: a is clamped to 710.5, where both overflow). Where 2^(-2e) underflows
+// (e > 511), B is far below an ulp of T and only its share is lost.
+// cosh: P plus the rest (below 0.03 P) in one rounding; the rest's own rounding errors stay
+// near 2^-57 of the result, and r_lo (below 2^-59) is left out (M r_lo below 2^-59 of P).
+// sinh: M + P r cancels as a falls to the first intervals (k = 1: M = 0.043, |P r| < 0.022),
+// so M and P r are exact pairs (P r by an fma) summed by a fast two-sum (|M| > |P r|, or
+// M = 0 for k = 0, where sinh a = P r + P (r_lo + r t S) with P = 1 exactly), and the low
+// parts of P, M and r join the rest: within about 2^-60 of the result down to a = 0 (a
+// subnormal a included: there r = a and t = 0), with no series.
+constexpr double kCoshC[3] = {0x1.0000000000000p-1, 0x1.55555555006c6p-5, 0x1.6c17db5e1289dp-10};
+constexpr double kSinhS[3] = {0x1.5555555555555p-3, 0x1.11111110f8869p-7, 0x1.a01ae4f1fb585p-13};
+
+// The second table holds T' 2^ceil(j/8): as 2^(-2e) 2^(-ceil(j/8)) = 2^floor(-k/8), B is that
+// entry scaled by one scalef of -k/8 (scalef takes the floor of its exponent), and 2^e is
+// one scalef of k/16: no separate e.
+const PairTable16& half_exp_table() {  // 2^(j/16) / 2
+  static const PairTable16 t([](long double v) { return std::exp2(v - 1); });
+  return t;
+}
+const PairTable16& half_exp_neg_table() {  // 2^(ceil(j/8) - j/16) / 2
+  static const PairTable16 t([](long double v) { return std::exp2(std::ceil(v * 2) - v - 1); });
+  return t;
+}
+struct SinhCoshRegs {
+  Table16 hi, lo, neg_hi, neg_lo;
+};
+DLA_V512 void load_regs(SinhCoshRegs* r) {
+  const PairTable16 &t = half_exp_table(), &u = half_exp_neg_table();
+  *r = {load16(t.hi), load16(t.lo), load16(u.hi), load16(u.lo)};
+}
+
+template <ExpLogFn F>
+struct SinhCoshKernel {
+  // Not NaN, infinite or zero (libm keeps the sign of -0 and gives the limits).
+  DLA_V512 static __mmask8 fast(__m512d x) { return __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f)); }
+  DLA_V512 static __m512d compute(__m512d x, const SinhCoshRegs& T) {
+    constexpr bool kSinh = F == ExpLogFn::Sinh;
+    // a = min(|x|, 710.5): one range operation (the smaller magnitude, sign cleared).
+    const __m512d a = _mm512_range_pd(x, set(710.5), 0x0a);
+    const ExpReduction red = exp_reduce(a);
+    const __m512d kd = red.kd;
+    const __m512i ki = red.ki;
+    const __m512d r_hi = _mm512_fnmadd_pd(kd, set(kLn2d16Hi), a);  // exact (exp_core)
+    const __m512d r = _mm512_fnmadd_pd(kd, set(kLn2d16Lo), r_hi);
+    const __m512d t = _mm512_mul_pd(r, r);
+    const __m512d ch = _mm512_mul_pd(t, poly(t, kCoshC));  // cosh r - 1
+    const __m512d rt = _mm512_mul_pd(r, t);
+    const __m512d s2 = _mm512_scalef_pd(set(1.0), _mm512_mul_pd(kd, set(-0.125)));
+    const __m512d t_hi = lookup(T.hi, ki), t_lo = lookup(T.lo, ki);
+    const __m512d b_hi = _mm512_mul_pd(lookup(T.neg_hi, ki), s2), b_lo0 = lookup(T.neg_lo, ki);
+    const __m512d p = _mm512_add_pd(t_hi, b_hi), m = _mm512_sub_pd(t_hi, b_hi);
+    const __m512d p_lo = _mm512_add_pd(_mm512_sub_pd(b_hi, _mm512_sub_pd(p, t_hi)), fma(b_lo0, s2, t_lo));
+    __m512d y;
+    if constexpr (kSinh) {
+      // sinh r - r, with r_lo = a - k ln2/16 - r (to 2^-89)
+      const __m512d r_lo = _mm512_fnmadd_pd(kd, set(kLn2d16Lo), _mm512_sub_pd(r_hi, r));
+      const __m512d sh = fma(rt, poly(t, kSinhS), r_lo);
+      const __m512d m_err = _mm512_sub_pd(_mm512_sub_pd(t_hi, m), b_hi);
+      const __m512d pr = _mm512_mul_pd(p, r);
+      const __m512d pr_err = _mm512_fmsub_pd(p, r, pr);
+      const __m512d h = _mm512_add_pd(m, pr);  // |m| > |pr| or m = 0
+      const __m512d h_err = _mm512_add_pd(_mm512_sub_pd(m, h), pr);
+      const __m512d rest = fma(p_lo, r, fma(p, sh, fma(m, ch, _mm512_fnmadd_pd(b_lo0, s2, t_lo))));
+      y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(h_err, m_err), _mm512_add_pd(pr_err, rest)));
+    } else {
+      // sinh r
+      const __m512d sh = fma(rt, poly(t, kSinhS), r);
+      y = _mm512_add_pd(p, fma(m, sh, fma(p, ch, p_lo)));
+    }
+    y = _mm512_scalef_pd(y, red.e);
+    if constexpr (kSinh) return with_sign_of(y, x);
+    return y;
+  }
+  static double scalar(double x) { return F == ExpLogFn::Sinh ? std::sinh(x) : std::cosh(x); }
+};
+template <> struct Kernel<ExpLogFn::Sinh> : SinhCoshKernel<ExpLogFn::Sinh> {};
+template <> struct Kernel<ExpLogFn::Cosh> : SinhCoshKernel<ExpLogFn::Cosh> {};
 
 // asinh, acosh, atanh of a = |x| through the log core on a double-double argument:
 // asinh a = log(a + sqrt(a^2 + 1)), acosh a = log(a + sqrt(a^2 - 1)) with a^2 -+ 1 exact as a
 // pair (so the cancellation near 1 costs nothing), atanh a = log((1 + a) / (1 - a)) / 2 with
 // the quotient as a pair; beyond 2^28 asinh and acosh are log(a) + ln 2 (the rest is below
-// 2^-56 of it). The logarithm's argument is a pair whose low part is good to about 2^-66
+// 2^-56 of it: asinh blends the two forms, acosh recomputes such lanes under a branch, which
+// leaves fewer operations on ordinary data). The logarithm's argument is a pair whose low part is good to about 2^-66
 // (a 14-bit reciprocal times a correction of an ulp), and the log core is accurate relative
 // to log1p(r) near 1, so the result is within 2^-66 / a relative of it: below a = 2^-8
 // (where that passes 2^-58) the Taylor series to a^7 (the first term left out is 2^-67 of
@@ -398,20 +468,41 @@ struct InverseHyperbolicKernel {
   DLA_V512 static __mmask8 fast(__m512d x) {
     const __mmask8 finite_nonzero = __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f));
     if constexpr (F == ExpLogFn::Asinh) return finite_nonzero;
-    else if constexpr (F == ExpLogFn::Acosh) return finite_nonzero & _mm512_cmp_pd_mask(x, set(1.0), _CMP_GE_OQ);
+    else if constexpr (F == ExpLogFn::Acosh) return finite_nonzero & _mm512_cmp_pd_mask(x, set(1.0), _CMP_GT_OQ);
     else return finite_nonzero & _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ);
-  }
-  // sqrt(hi + lo) as a pair (hi >= 0; none of the correction at 0). lo may reach 2^-20 of hi
-  // (acosh near 1: a^2 - 1 = 2d + d^2), hence a full division for the correction (a
-  // 14-bit reciprocal would leave 2^-34 of the result).
-  DLA_V512 static DD sqrt_dd(__m512d hi, __m512d lo) {
-    const __m512d root = _mm512_sqrt_pd(hi);
-    const __m512d res = _mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo);
-    const __mmask8 positive = _mm512_cmp_pd_mask(root, _mm512_setzero_pd(), _CMP_GT_OQ);
-    return {root, _mm512_maskz_div_pd(positive, res, _mm512_add_pd(root, root))};
   }
   DLA_V512 static __m512d compute(__m512d x, const LogRegs& T) {
     const __m512d one = set(1.0);
+    if constexpr (F == ExpLogFn::Acosh) {
+      // x > 1 (at 1 exactly, libm: 0). x^2 - 1 = hi + lo exactly (hi = p - 1 is exact for
+      // p >= 1), its square root as a pair (root > 0), u = x + root (x >= root) renormalized,
+      // and the log core on u + u_lo. lo reaches 2^-27.5 of hi (x = 1 + d: p's rounding error
+      // is below both d^2 and 2^-53, hi = 2d), so the correction (hi - root^2 + lo) / (2 root)
+      // is up to 2^-28.5 of root: a reciprocal to 2^-28 (one Newton step, no division) leaves
+      // 2^-56.5 of it where that is largest, 0.54 ulp measured at worst. From 2^28 on log(x) + ln 2, under a branch (rarely
+      // taken): the lanes there are computed again, and the main form's values for them (x^2
+      // may overflow) are dropped.
+      const __m512d p = _mm512_mul_pd(x, x);
+      const __m512d hi = _mm512_sub_pd(p, one);
+      const __m512d lo = _mm512_add_pd(_mm512_sub_pd(_mm512_sub_pd(p, hi), one), _mm512_fmsub_pd(x, x, p));
+      const __m512d root = _mm512_sqrt_pd(hi);
+      const __m512d root_lo =
+          _mm512_mul_pd(_mm512_add_pd(_mm512_fnmadd_pd(root, root, hi), lo), reciprocal(_mm512_add_pd(root, root)));
+      const __m512d u = _mm512_add_pd(x, root);
+      const __m512d u_sum_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(x, u), root), root_lo);
+      // Renormalized: root_lo may be far above an ulp of root (x^2 - 1's low part near 1).
+      const __m512d un = _mm512_add_pd(u, u_sum_lo);
+      const DD v = log_core<true>(un, _mm512_add_pd(_mm512_sub_pd(u, un), u_sum_lo), T);
+      __m512d y = _mm512_add_pd(v.hi, v.lo);
+      const __mmask8 large = _mm512_cmp_pd_mask(x, set(0x1p28), _CMP_GE_OQ);
+      if (large) {
+        const DD w = log_core<false>(x, x, T);
+        const __m512d h = _mm512_add_pd(w.hi, set(kLn2));  // w.hi >= 19 > ln 2: a fast two-sum
+        const __m512d w_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(w.hi, h), set(kLn2)), _mm512_add_pd(w.lo, set(kLn2Tail)));
+        y = _mm512_mask_mov_pd(y, large, _mm512_add_pd(h, w_lo));
+      }
+      return y;
+    }
     const __m512d a = _mm512_abs_pd(x);
     const __m512d a2 = _mm512_mul_pd(a, a);
     if constexpr (F == ExpLogFn::Atanh) {
@@ -437,12 +528,10 @@ struct InverseHyperbolicKernel {
       const __m512d b = _mm512_mask_blend_pd(large, a, one);
       const __m512d p = _mm512_mul_pd(b, b);
       const __m512d p_err = _mm512_fmsub_pd(b, b, p);
-      // a^2 +- 1 = s + s_lo: |p| >= 1 (acosh) or a two-sum (asinh).
-      DD sq;
-      if constexpr (F == ExpLogFn::Asinh) sq = two_sum(p, one);
-      else sq = {_mm512_sub_pd(p, one), _mm512_sub_pd(_mm512_sub_pd(p, _mm512_sub_pd(p, one)), one)};
+      // a^2 + 1 = s + s_lo (a two-sum).
+      const DD sq = two_sum(p, one);
       __m512d un, u_lo;
-      if constexpr (F == ExpLogFn::Asinh) {
+      {
         // root = sqrt(a^2 + 1) >= 1 > a: u = b + root.hi by a fast two-sum. The pair's low
         // part is within an ulp of root here (a^2 + 1 is a pair below half an ulp), so the
         // correction (z - root^2) / (2 root) only needs a 14-bit reciprocal (2^-67 of root),
@@ -452,13 +541,6 @@ struct InverseHyperbolicKernel {
         const __m512d root_lo = _mm512_mul_pd(res, _mm512_mul_pd(set(0.5), _mm512_rcp14_pd(root)));
         un = _mm512_add_pd(b, root);
         u_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(root, un), b), root_lo);
-      } else {
-        const DD root = sqrt_dd(sq.hi, _mm512_add_pd(sq.lo, p_err));
-        const __m512d u = _mm512_add_pd(b, root.hi);  // b >= root.hi
-        const __m512d u_sum_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(b, u), root.hi), root.lo);
-        // Renormalized: root.lo may be far above an ulp of root (a^2 - 1's low part near 1).
-        un = _mm512_add_pd(u, u_sum_lo);
-        u_lo = _mm512_add_pd(_mm512_sub_pd(u, un), u_sum_lo);
       }
       const DD v = log_core<true>(_mm512_mask_blend_pd(large, un, a), _mm512_maskz_mov_pd(__mmask8(~large), u_lo), T);
       // + ln 2 where large (v.hi >= 19 > ln 2: a fast two-sum).
@@ -467,15 +549,12 @@ struct InverseHyperbolicKernel {
       const __m512d lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(v.hi, h), add),
                                        _mm512_add_pd(v.lo, _mm512_maskz_mov_pd(large, set(kLn2Tail))));
       __m512d y = _mm512_add_pd(h, lo);
-      if constexpr (F == ExpLogFn::Asinh) {
-        const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSeriesBound), _CMP_LT_OQ);
-        if (small) {  // rarely taken
-          constexpr double kC[] = {-1.0 / 6, 3.0 / 40, -5.0 / 112};
-          y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kC), a));
-        }
-        return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
+      const __mmask8 small = _mm512_cmp_pd_mask(a, set(kSeriesBound), _CMP_LT_OQ);
+      if (small) {  // rarely taken
+        constexpr double kC[] = {-1.0 / 6, 3.0 / 40, -5.0 / 112};
+        y = _mm512_mask_mov_pd(y, small, fma(_mm512_mul_pd(a, a2), estrin(a2, kC), a));
       }
-      return y;
+      return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
     }
   }
   static double scalar(double x) {
@@ -493,11 +572,13 @@ template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::A
 // atan(n/d) = atan(c) + atan(z), z = (n - c d) / (d + c n). n - c d is exact (a - c by
 // Sterbenz; 1 - c a a multiple of ulp(a)/16 below a/16: 53 bits), d + c n = D + D_lo exactly
 // (fma, then the fma of the rounding error, d - D exact by Sterbenz), z = N/D by one hardware
-// division corrected by the exact residual. atan(z) = z + z^3 Q(z^2) to z^13 (|z| < 0.07: the
-// next term is below 2^-57 of z), by Estrin. The table holds atan(c) and, for the inverted
-// side, pi/2 - atan(c), as pairs; one fast two-sum (the table entry is larger than |z|, or 0
-// with z = a) and the sign. A chain of about half the depth of a double-double 1/a and
-// quotient, which is what the time follows here.
+// division corrected by the exact residual. atan(z) = z + z^3 Q(z^2), Q of five terms fitted
+// on |z| <= 0.0627 (2^-60.5 of atan z), by Horner (the loop is bound by its number of
+// operations: Estrin's extra products cost more than its shorter chain saves). The table holds
+// atan(c) and, for the inverted side, pi/2 - atan(c), as pairs; one fast two-sum (the table
+// entry is larger than |z|, or 0 with z = a) and the sign. c comes from one fma with the
+// floor rounding and the shifter 2^52 (its low bits index the tables), and on the inverted
+// side it is negated (n = -1) so that z itself carries the minus of pi/2 - atan(c) - atan(z).
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
@@ -516,8 +597,9 @@ DLA_V512 void load_regs(AtanRegs* r) {
   const PairTable16 &t = atan_table(), &u = atan_inverted_table();
   *r = {load16(t.hi), load16(t.lo), load16(u.hi), load16(u.lo)};
 }
-// atan(z) - z = z^3 Q(z^2).
-constexpr double kAtanQ[6] = {-1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11, 1.0 / 13};
+// atan(z) - z = z^3 Q(z^2), fitted on |z| <= 0.0627 (scripts/fit_atan_f64.py): 2^-60.5 of atan z.
+constexpr double kAtanQ[5] = {-0x1.5555555555555p-2, 0x1.999999998dc8fp-3, -0x1.249248b62d146p-3, 0x1.c719e27def660p-4,
+                              -0x1.715986b66d03fp-4};
 
 // hi + lo renormalized (|hi| >= |lo| or hi = 0), so that lo is within half an ulp of hi.
 DLA_V512 DD renormalize(DD v) {
@@ -540,26 +622,27 @@ struct Kernel<ExpLogFn::Atan> {
     const __m512d a = _mm512_abs_pd(x), one = set(1.0);
     const __mmask8 inverted = _mm512_cmp_pd_mask(a, one, _CMP_GT_OQ);
     const __m512d b = _mm512_mask_rcp14_pd(a, inverted, a);  // ~ n / d
-    const __m512d jf = _mm512_min_pd(_mm512_roundscale_pd(_mm512_mul_pd(b, set(16.0)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
-                                     set(15.0));
-    const __m512d c = _mm512_mul_pd(jf, set(1.0 / 16));
-    const __m512i j = _mm512_cvttpd_epi64(jf);
-    const __m512d n = _mm512_mask_blend_pd(inverted, a, one), d = _mm512_mask_blend_pd(inverted, one, a);
+    // 2^52 + min(floor(16 b), 15): its low bits are j; c = j/16 from it exactly.
+    const __m512d shifted = _mm512_min_pd(
+        _mm512_fmadd_round_pd(b, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
+    const __m512i j = _mm512_castpd_si512(shifted);
+    // Inverted: (n, d) = (-1, a) with c negated, so that z = (c a - 1) / (a + c) comes out
+    // negated, as pi/2 - atan(c) - atan(z) adds it.
+    const __m512d c0 = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    const __m512d c = _mm512_mask_xor_pd(c0, inverted, c0, set(-0.0));
+    const __m512d n = _mm512_mask_blend_pd(inverted, a, set(-1.0)), d = _mm512_mask_blend_pd(inverted, one, a);
     const __m512d num = _mm512_fnmadd_pd(c, d, n);
     const __m512d den = fma(c, n, d);
     const __m512d den_lo = fma(c, n, _mm512_sub_pd(d, den));
     const __m512d z = _mm512_div_pd(num, den);
     const __m512d z_lo = _mm512_mul_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), _mm512_rcp14_pd(den));
     const __m512d t = _mm512_mul_pd(z, z);
-    const __m512d tail = fma(_mm512_mul_pd(z, t), estrin(t, kAtanQ), z_lo);
-    // Inverted: pi/2 - atan(c) - atan(z).
-    const __m512d neg = _mm512_maskz_mov_pd(inverted, set(-0.0));
-    const __m512d sz = _mm512_xor_pd(z, neg), stail = _mm512_xor_pd(tail, neg);
+    const __m512d tail = fma(_mm512_mul_pd(z, t), poly(t, kAtanQ), z_lo);
     const __m512d c_hi = _mm512_mask_blend_pd(inverted, lookup(T.hi, j), lookup(T.inv_hi, j));
     const __m512d c_lo = _mm512_mask_blend_pd(inverted, lookup(T.lo, j), lookup(T.inv_lo, j));
-    const __m512d h = _mm512_add_pd(c_hi, sz);
-    const __m512d y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, h), sz), _mm512_add_pd(c_lo, stail)));
-    return _mm512_or_pd(y, _mm512_and_pd(x, set(-0.0)));
+    const __m512d h = _mm512_add_pd(c_hi, z);
+    const __m512d y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, h), z), _mm512_add_pd(c_lo, tail)));
+    return with_sign_of(y, x);
   }
   static double scalar(double x) { return std::atan(x); }
 };
@@ -630,49 +713,43 @@ struct Kernel<ExpLogFn::Tan> {
 // corrected by its exact residual. P fitted (least squares on 300 Chebyshev nodes of [0, 1/4],
 // 200-bit mpmath, relative weight) to 2^-52.8 of itself; the P terms are below 0.05 of a
 // result, so they add under 2^-57 to its error. acos x = pi/2 - asin x, 2 asin s (x > 1/2),
-// pi - 2 asin s (x < -1/2). Each result is one fast two-sum of its leading terms, rounded once.
+// pi - 2 asin s (x < -1/2).
+// Every case is C + V + L: a constant C (0, +-pi/2 or pi, its low part C_hi pi_lo/pi_hi to
+// 2^-106), the leading term V (+-x, or +-R, R = 2s = s + s, with the result's sign) and
+// L = V w P(w) (+ 2 s_lo V/R where big), w = t or z: C + V by one fast two-sum (|C| > |V|,
+// or C = 0), then rounded once. The signs and constants come from masked ternary logic on
+// x's sign bit, with no blend of separate forms. 2 s_lo = (z - s^2) 2 / V (signed): the
+// residual is exact, and a 14-bit reciprocal leaves 2^-67 of the result.
 constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6db6db6e3229fp-5, 0x1.f1c71c1d8e48bp-6,
                                0x1.6e8bb1cd66907p-6, 0x1.1c4d3554d4a60p-6, 0x1.c9cf1583f4f8ap-7, 0x1.7825c969117d2p-7,
                                0x1.5245788818a3bp-7, 0x1.658cae98b8d36p-8, 0x1.1d2c1dd0ab0adp-6, -0x1.e6e6e68f1d446p-7,
                                0x1.d73f773c8915ap-6};
 template <ExpLogFn F>
 struct ArcSineKernel {
-  DLA_V512 static __mmask8 fast(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LE_OQ); }
+  // |x| < 1: at +-1 (s = 0) and NaN, libm.
+  DLA_V512 static __mmask8 fast(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ); }
   DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
-    const __m512d a = _mm512_abs_pd(x), zero = _mm512_setzero_pd();
+    constexpr bool kAsin = F == ExpLogFn::Asin;
+    const __m512d sm = set(-0.0), a = _mm512_abs_pd(x);
     const __mmask8 big = _mm512_cmp_pd_mask(a, set(0.5), _CMP_GT_OQ);
-    const __m512d z = _mm512_mask_blend_pd(big, _mm512_mul_pd(a, a), _mm512_mul_pd(_mm512_sub_pd(set(1.0), a), set(0.5)));
-    __m512d p = set(kAsinP[12]);
-    for (int i = 11; i >= 0; --i) p = fma(p, z, set(kAsinP[i]));
-    const __m512d root = _mm512_sqrt_pd(z);
-    // (z - root^2) / (2 root): the residual is exact, a small correction (no division needed).
-    const __m512d root_lo = _mm512_maskz_mul_pd(_mm512_cmp_pd_mask(root, zero, _CMP_GT_OQ), _mm512_fnmadd_pd(root, root, z),
-                                                _mm512_mul_pd(set(0.5), reciprocal(root)));
-    const __m512d s = _mm512_mask_blend_pd(big, a, root), s_lo = _mm512_maskz_mov_pd(big, root_lo);
-    const __m512d u = _mm512_add_pd(s_lo, _mm512_mul_pd(s, _mm512_mul_pd(z, p)));  // asin s - s
-    // Big: w = 2 asin s; small: w = asin a (asin) or its signed value (acos).
-    const __m512d two = set(2.0);
-    if constexpr (F == ExpLogFn::Asin) {
-      // small: 0 - (-a - u); big: pi/2 - (2s + 2u).
-      const __m512d c_hi = _mm512_maskz_mov_pd(big, set(kPio2Hi)), c_lo = _mm512_maskz_mov_pd(big, set(kPio2Lo));
-      const __m512d w_hi = _mm512_mask_blend_pd(big, _mm512_sub_pd(zero, s), _mm512_mul_pd(two, s));
-      const __m512d w_lo = _mm512_mask_blend_pd(big, _mm512_sub_pd(zero, u), _mm512_mul_pd(two, u));
-      return _mm512_or_pd(difference(c_hi, c_lo, w_hi, w_lo), _mm512_and_pd(x, set(-0.0)));
-    } else {
-      // small: pi/2 - (x + sign u); x > 1/2: 0 - (-2s - 2u); x < -1/2: pi - (2s + 2u).
-      const __mmask8 negative = _mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ);
-      const __mmask8 big_pos = big & ~negative, big_neg = big & negative;
-      const __m512d u_signed = _mm512_or_pd(u, _mm512_and_pd(x, set(-0.0)));  // u >= 0
-      __m512d c_hi = _mm512_mask_blend_pd(big_neg, set(kPio2Hi), set(kPiHi));
-      __m512d c_lo = _mm512_mask_blend_pd(big_neg, set(kPio2Lo), set(kPiLo));
-      c_hi = _mm512_mask_mov_pd(c_hi, big_pos, zero);
-      c_lo = _mm512_mask_mov_pd(c_lo, big_pos, zero);
-      __m512d w_hi = _mm512_mask_blend_pd(big, x, _mm512_mul_pd(two, s));
-      __m512d w_lo = _mm512_mask_blend_pd(big, u_signed, _mm512_mul_pd(two, u));
-      w_hi = _mm512_mask_sub_pd(w_hi, big_pos, zero, w_hi);
-      w_lo = _mm512_mask_sub_pd(w_lo, big_pos, zero, w_lo);
-      return difference(c_hi, c_lo, w_hi, w_lo);
-    }
+    const __m512d w = _mm512_mask_blend_pd(big, _mm512_mul_pd(x, x), _mm512_fnmadd_pd(a, set(0.5), set(0.5)));
+    const __m512d p = poly(w, kAsinP);
+    const __m512d root = _mm512_sqrt_pd(w);
+    const __m512d r2 = _mm512_add_pd(root, root);
+    // V: asin x where small, -copysign(R, x) where big; acos -x, copysign(R, x).
+    const __m512d v = mask_ternary<kBOrNotAAndC>(kAsin ? x : _mm512_xor_pd(x, sm), big, r2, sm);
+    // C: asin -0 (so that -0 + V = V, signs included) or copysign(pi/2, x); acos pi/2, or
+    // pi/2 -+ pi/2 where big (0 or pi, exact).
+    __m512d c_hi;
+    if constexpr (kAsin) c_hi = mask_ternary<kBOrAAndC>(sm, big, set(kPio2Hi), x);
+    else c_hi = _mm512_sub_pd(set(kPio2Hi), maskz_ternary<kAOrBAndC>(big, set(kPio2Hi), x, sm));
+    const __m512d res = _mm512_fnmadd_pd(root, root, w);  // exact
+    const __m512d l = fma(_mm512_mul_pd(v, w), p, _mm512_maskz_mul_pd(big, _mm512_add_pd(res, res), _mm512_rcp14_pd(v)));
+    const __m512d h = _mm512_add_pd(c_hi, v);
+    const __m512d err = _mm512_add_pd(_mm512_sub_pd(c_hi, h), v);
+    const __m512d y = _mm512_add_pd(h, fma(c_hi, set(kPio2Lo / kPio2Hi), _mm512_add_pd(err, l)));
+    if constexpr (kAsin) return with_sign_of(y, x);  // asin(-0) = -0
+    return y;
   }
   static double scalar(double x) { return F == ExpLogFn::Asin ? std::asin(x) : std::acos(x); }
 };
@@ -742,8 +819,8 @@ bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) 
     case ExpLogFn::Log1p: row<ExpLogFn::Log1p, LogRegs>(in, out, n); return true;
     case ExpLogFn::Exp: row<ExpLogFn::Exp, ExpRegs>(in, out, n); return true;
     case ExpLogFn::Expm1: row<ExpLogFn::Expm1, ExpRegs>(in, out, n); return true;
-    case ExpLogFn::Sinh: row<ExpLogFn::Sinh, ExpRegs>(in, out, n); return true;
-    case ExpLogFn::Cosh: row<ExpLogFn::Cosh, ExpRegs>(in, out, n); return true;
+    case ExpLogFn::Sinh: row<ExpLogFn::Sinh, SinhCoshRegs>(in, out, n); return true;
+    case ExpLogFn::Cosh: row<ExpLogFn::Cosh, SinhCoshRegs>(in, out, n); return true;
     case ExpLogFn::Tanh: row<ExpLogFn::Tanh, ExpRegs>(in, out, n); return true;
     case ExpLogFn::Asinh: row<ExpLogFn::Asinh, LogRegs>(in, out, n); return true;
     case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n); return true;

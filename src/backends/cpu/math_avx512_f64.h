@@ -1,7 +1,7 @@
 // math_avx512_f64.h — float64 transcendental rows written with AVX-512 intrinsics: tables of
 // 16 entries held in registers (one permute per lookup, where a gather of a larger table costs
-// the loop its speed), within 0.70 ulp at 0.45 to 1.04 times the time of NumPy's SVML loops
-// (benchmarks/elementwise.py --transcendental; the table in vector_math.cpp).
+// the loop its speed), within 0.70 ulp at 0.74 to 1.15 times the time of NumPy's SVML loops
+// (benchmarks/elementwise.py --transcendental; the figures in vector_math.cpp).
 //
 // log core: x = 2^k m, m in [0.75, 1.5) (getmant/getexp, which also take subnormals); 16
 // intervals of m with c ~ their centre (c = 1 exactly for the one holding 1, so that log is
@@ -11,8 +11,9 @@
 // log1p(x) runs the same core on 1 + x with the rounding error of that sum carried into r;
 // log2 and log10 scale the double-double result by the constant in double-double.
 // exp core: x = k ln2/16 + r as a pair, 2^(k/16) from a table as a pair, expm1(r) to r^7;
-// exp, expm1 and the hyperbolics (sinh, cosh, tanh) are built on it, asinh, acosh and atanh on
-// the log core with double-double arguments. tan, asin, acos and atan have their own
+// exp, expm1 and tanh are built on it; sinh and cosh share its reduction and form e^x and e^-x
+// from tables of 2^(j/16) and 2^(-j/16) and the even and odd parts of e^r (no division);
+// asinh, acosh and atanh are built on the log core with double-double arguments. tan, asin, acos and atan have their own
 // reductions and fitted polynomials (see each kernel). Each result is rounded once.
 // Arguments off a kernel's fast range (zeros where the sign matters, negatives of log,
 // infinities, NaN, overflow and subnormal results, tan's |x| >= 2^20) are recomputed by

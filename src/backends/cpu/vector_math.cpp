@@ -45,8 +45,11 @@ namespace {
 //
 // The default therefore takes an accurate loop wherever libmvec misses the goal, on every
 // CPU: on AVX-512 our own loops, whose time on one thread, 10^6 values, over NumPy's (SVML)
-// is float64 exp 0.45, expm1/log/log2/log10/log1p 0.58-0.73, tan/atan/asin/acos/atanh
-// 0.85-0.94, asinh/cosh/tanh 0.97-1.0, sinh/acosh 1.03-1.04 (AMD EPYC), float32 (AMD Zen 5) exp
+// is float64 (AMD EPYC Zen 4, 2026-11-27, three runs of benchmarks/elementwise.py
+// --transcendental on a 2-core machine shared with builds) exp 0.74-0.75, expm1 0.84-0.85,
+// log1p 0.93, log/log2/log10 0.97-1.01, tan 1.14-1.15, asin 0.80-0.81, acos 0.74-0.75, atan
+// 0.88, sinh 0.95-0.97, cosh 0.81-0.83, tanh 0.79-0.80, asinh 0.90-0.95, acosh 0.76-0.82,
+// atanh 0.89-0.90, float32 (AMD Zen 5) exp
 // 0.62, sin/cos 0.86, log 0.97, tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
 // atanh 0.70-0.75, sinh 1.04-1.06; float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
