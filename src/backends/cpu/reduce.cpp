@@ -100,6 +100,19 @@ inline T pair8(const T* r) {  // fold_leaf's combination of its eight accumulato
   return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
 }
 
+// The eight blocks are eight short streams (1-2 KiB each), too short for the hardware
+// prefetchers to pick up before they end, so out of cache the piece waited on memory (10^7
+// float32: 14 GB/s, NumPy's one stream 24 GB/s). Each step therefore asks for the cache line at
+// the same place in the eight blocks two pieces ahead, into the outer caches (prefetcht2: into
+// L1 it evicted the piece being read; one piece ahead came too late for float64). A prefetch
+// never faults, so reading past the array's end is harmless. 10^7, one thread, ratio to
+// NumPy's time: float32 1.70 -> 0.75-0.78, float64 1.90 -> 1.21-1.23 (in cache unchanged).
+template <class T>
+inline void prefetch_next_piece(const T* p, int i) {
+  constexpr int kBlock = 256;
+  for (int b = 0; b < 8; ++b) __builtin_prefetch(p + 16 * kBlock + kBlock * b + i, 0, 1);
+}
+
 template <class T>
 __attribute__((target("avx2"))) T sum_piece(const T* p) {
   constexpr int kBlock = 256;
@@ -110,6 +123,7 @@ __attribute__((target("avx2"))) T sum_piece(const T* p) {
     for (int i = 8; i < kBlock; i += 8) {
 #pragma GCC unroll 8
       for (int b = 0; b < 8; ++b) acc[b] = _mm256_add_ps(acc[b], _mm256_loadu_ps(p + kBlock * b + i));
+      if (i % 16 == 8) prefetch_next_piece(p, i);
     }
     for (int b = 0; b < 8; ++b) {
       alignas(32) float r[8];
@@ -128,6 +142,7 @@ __attribute__((target("avx2"))) T sum_piece(const T* p) {
         lo[b] = _mm256_add_pd(lo[b], _mm256_loadu_pd(p + kBlock * b + i));
         hi[b] = _mm256_add_pd(hi[b], _mm256_loadu_pd(p + kBlock * b + i + 4));
       }
+      prefetch_next_piece(p, i);
     }
     for (int b = 0; b < 8; ++b) {
       alignas(32) double r[8];
