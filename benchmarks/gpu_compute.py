@@ -2,7 +2,8 @@
 
 Elementwise a + b, a * 2.0, exp(a) on 2^28 float32 (effective bandwidth, and against the
 device's HBM peak when the GPU is a known one), the transposed input; sum/max/mean of 2^28
-float32, whole and along each axis of a 16384 x 16384 matrix; the per-call host time of a + b
+float32, whole and along each axis of a 16384 x 16384 matrix; cumulative_sum likewise (one
+vendor-library scan: CUB's, or the column kernel for axis 0, gpu_scan.cu); the per-call host time of a + b
 on one-element arrays without synchronizing. Ratios are peer time / ours (above 1: faster).
 """
 import time
@@ -67,6 +68,12 @@ for fname in ("sum", "max", "mean"):
         tf = (lambda: torch.amax(tm, dim=axis)) if fname == "max" else (lambda: getattr(torch, fname)(tm, dim=axis))
         run(f"{fname}(16384^2, axis={axis})", lambda: getattr(dl, fname)(m, axis=axis), tf,
             lambda: getattr(cupy, fname)(cm, axis=axis), 4 * n)
+# A scan reads and writes every element once: 8 bytes per float32 element.
+run("cumulative_sum(2^28)", lambda: dl.cumulative_sum(a), lambda: torch.cumsum(ta, dim=0),
+    lambda: cupy.cumsum(ca), 8 * n)
+for axis in (0, 1):
+    run(f"cumulative_sum(16384^2, axis={axis})", lambda: dl.cumulative_sum(m, axis=axis),
+        lambda: torch.cumsum(tm, dim=axis), lambda: cupy.cumsum(cm, axis=axis), 8 * n)
 one = dl.ones(1, device="cuda:0")
 tone = torch.ones(1, device="cuda") if torch else None
 reps = 20000

@@ -7,8 +7,8 @@
 // rocm:N. It logs every call, and it rejects what a real runtime would: unknown or
 // destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
 // Its elementwise jobs run the GPU's own element bodies on the host, its segmented sort
-// stands in for CUB's and rocPRIM's with std::stable_sort, its GEMM for cuBLAS's with a plain
-// column-major triple loop, its FFT for cuFFT's with separable O(n^2) DFTs, and its dense solver
+// stands in for CUB's and rocPRIM's with std::stable_sort, its scan for theirs with a
+// sequential loop, its GEMM for cuBLAS's with a plain column-major triple loop, its FFT for cuFFT's with separable O(n^2) DFTs, and its dense solver
 // for cuSOLVER's with the CPU backend's own LAPACK code (lapack_cpu.cpp, compiled in here, over
 // the same OpenBLAS), so GPU linalg results can be compared with the CPU's exactly.
 #include <pybind11/pybind11.h>
@@ -27,6 +27,7 @@
 
 #include "backends/gpu/gpu_fold.h"
 #include "backends/gpu/gpu_ops.h"
+#include "backends/gpu/gpu_scan.h"
 #include "core/linalg.h"
 
 namespace dla::cpu {
@@ -511,6 +512,50 @@ int fold_async(int device, const DlaGpuFold* j, void* temp, size_t* temp_bytes, 
   return err;
 }
 
+// The scan CUB and rocPRIM run (gpu_scan.cu) as a sequential host loop over the same job, in
+// the same element types and functors (gpu_scan.h), so it equals the CPU's cumulative_sum bit
+// for bit. Like the fold it asks for scratch memory and checks that the block the job reaches
+// lies in a live device block; set_scan_unsupported makes it answer DLA_GPU_UNSUPPORTED as an
+// older backend would, so the core's elementwise fallback is tested too.
+bool g_scan_unsupported = false;
+size_t fake_scan_scratch(const DlaGpuScan& j) { return 32 + static_cast<size_t>(j.outer) * 4; }
+
+struct HostScan {
+  const DlaGpuScan& j;
+  template <class T, class F>
+  int run() {
+    const size_t bytes = static_cast<size_t>(j.outer * j.length * j.inner) * sizeof(T);
+    if (!in_device_block(j.data, bytes)) return kBadPointer;
+    T* data = static_cast<T*>(j.data);
+    const F f{};
+    for (int64_t o = 0; o < j.outer; ++o)
+      for (int64_t k = 1; k < j.length; ++k) {
+        T* cur = data + (o * j.length + k) * j.inner;
+        for (int64_t i = 0; i < j.inner; ++i) cur[i] = f(cur[i - j.inner], cur[i]);
+      }
+    return kOk;
+  }
+};
+
+int scan_async(int device, const DlaGpuScan* j, void* temp, size_t* temp_bytes, void* stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (bad_device(device)) return kBadDevice;
+  if (bad_stream(stream)) return kBadStream;
+  if (g_scan_unsupported) return DLA_GPU_UNSUPPORTED;
+  if (j->outer < 1 || j->length < 1 || j->inner < 1) return kBadPointer;
+  HostScan scanner{*j};
+  if (!temp) {
+    *temp_bytes = fake_scan_scratch(*j);
+    log("scan_scratch", device, stream);
+    return kOk;
+  }
+  if (*temp_bytes < fake_scan_scratch(*j) || !in_device_block(temp, *temp_bytes)) return kBadPointer;
+  std::memset(temp, 0xa5, *temp_bytes);
+  const int err = dla::gpu_kernels::visit_scan(*j, scanner);
+  if (err == kOk) log("scan", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->length)));
+  return err;
+}
+
 // The vendor dense solver (gpu_ops.h: DlaGpuSolver) as the CPU's LAPACK code over the same job,
 // after the checks a device would trip over: every buffer the op reads or writes inside a live
 // "device" block, scratch asked for and handed over. set_solver_error makes it fail as a library
@@ -697,7 +742,7 @@ DlaGpuOps kOps = {
     &stream_create, &stream_destroy, &stream_synchronize, &stream_query,
     &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
-    &segmented_sort_async, INT64_MAX, &gemm_async, &fft_async, &fold_async, &solver_async,
+    &segmented_sort_async, INT64_MAX, &gemm_async, &fft_async, &fold_async, &solver_async, &scan_async,
 };
 
 }  // namespace
@@ -760,6 +805,12 @@ PYBIND11_MODULE(_fake_gpu, m) {
     g_solver_error = code;
     return before;
   }, "Makes solver_async return `code` (0: work again), e.g. DLA_GPU_LIBRARY_MISSING (-2); returns the previous.");
+  m.def("set_scan_unsupported", [](bool unsupported) {
+    std::lock_guard<std::mutex> lock(g_mu);
+    const bool before = g_scan_unsupported;
+    g_scan_unsupported = unsupported;
+    return before;
+  }, "While True, scan_async answers DLA_GPU_UNSUPPORTED (an older backend); returns the previous.");
   m.def("live_host_blocks", []() {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_host_blocks.size();

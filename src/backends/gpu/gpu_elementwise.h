@@ -7,6 +7,7 @@
 #include "backends/gpu/gpu_ops.h"
 #include "core/device.h"
 #include "core/dims.h"
+#include "core/elementwise_ops.h"
 #include "core/search_sort.h"
 
 namespace dla::gpu {
@@ -32,8 +33,12 @@ DType key_dtype(int64_t itemsize);
 Array axis_last(const Array& a, int axis);
 Dims byte_strides(const Array& a);
 DlaGpuElementwise blank_job(int32_t op, ScalarType dtype);
-// The statistical reductions and scans (gpu_reduce.cpp), composed from the elementwise kernels.
+// The statistical reductions and scans (gpu_reduce.cpp): vendor-table fold and scan jobs where
+// they fit, elementwise kernels otherwise.
 void register_gpu_reductions(DeviceKind device_kind);
+// out = the running op (add or multiply) along `axis`, in place: the vendor library's scan
+// (gpu_reduce.cpp), or the elementwise Hillis–Steele scan where the backend has none.
+void scan_in_place(OpId op, const Array& out, int axis);
 // The matrix product (gpu_linalg.cpp): the vendor table's gemm_async, an element job for integers.
 void register_gpu_linalg(DeviceKind device_kind);
 

@@ -30,6 +30,8 @@ int launch_elementwise(const DlaGpuElementwise& job, void* stream);
 int launch_segmented_sort(const DlaGpuSegmentedSort& job, void* temp, size_t* temp_bytes, void* stream);
 // gpu_fold.cu: single-read tree reductions, on the current device.
 int launch_fold(const DlaGpuFold& job, void* temp, size_t* temp_bytes, void* stream);
+// gpu_scan.cu: running sums and products over CUB or rocPRIM, on the current device.
+int launch_scan(const DlaGpuScan& job, void* temp, size_t* temp_bytes, void* stream);
 namespace {
 
 constexpr int kMaxDevices = 64;
@@ -340,6 +342,12 @@ int fold_async(int device, const DlaGpuFold* job, void* temp, size_t* temp_bytes
   return launch_fold(*job, temp, temp_bytes, stream);
 }
 
+int scan_async(int device, const DlaGpuScan* job, void* temp, size_t* temp_bytes, void* stream) {
+  if (nothing_to_queue(job->outer <= 0 || job->length <= 0 || job->inner <= 0, temp, temp_bytes)) return 0;
+  DLA_ON_DEVICE(device);
+  return launch_scan(*job, temp, temp_bytes, stream);
+}
+
 int stream_create(int device, int non_blocking, void** out) {
   DLA_ON_DEVICE(device);
   gpuStream_t s = nullptr;
@@ -489,6 +497,7 @@ const DlaGpuOps kOps = {
     &fft_async,
     &fold_async,
     &solver_async,
+    &scan_async,
 };
 
 }  // namespace

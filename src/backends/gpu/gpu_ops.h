@@ -16,12 +16,12 @@
 extern "C" {
 #endif
 
-/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise, DlaGpuSegmentedSort, DlaGpuGemm, DlaGpuFold
- * or DlaGpuSolver changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort
+/* Bumped whenever DlaGpuOps, DlaGpuStrided, DlaGpuElementwise, DlaGpuSegmentedSort, DlaGpuGemm, DlaGpuFold,
+ * DlaGpuSolver or DlaGpuScan changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort
  * helper jobs; 5: the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is
  * refused at install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, fft_async, the
- * MATMUL element job and dlarray's own negative error codes; 7: fold_async; 8: solver_async). */
-#define DLA_GPU_OPS_ABI 8
+ * MATMUL element job and dlarray's own negative error codes; 7: fold_async; 8: solver_async; 9: scan_async). */
+#define DLA_GPU_OPS_ABI 9
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -217,6 +217,21 @@ typedef struct DlaGpuFold {
   int64_t in_inner_stride;
 } DlaGpuFold;
 
+/* An inclusive scan in place along one axis of a C-contiguous block of outer x length x inner
+ * elements of `dtype` at `data` (the core's scan output, or its running counts): for every
+ * o < outer and j < inner, the elements x[k] at data + ((o * length + k) * inner + j) * itemsize
+ * become x[0] op x[1] op ... op x[k], k < length. `op` is a dla::OpId, add or multiply, computed
+ * by the elementwise table's functor (integers wrap around; any dtype of the GPU's elementwise
+ * kernels but bool, which the core scans as int64). Scratch memory as segmented_sort_async. */
+typedef struct DlaGpuScan {
+  int32_t op;
+  int32_t dtype;
+  int64_t outer;  /* >= 1 */
+  int64_t length; /* >= 1 */
+  int64_t inner;  /* >= 1 */
+  void* data;
+} DlaGpuScan;
+
 /* DlaGpuSolver.flags: the options of the function (core/linalg.h, LapackJob). */
 #define DLA_GPU_SOLVER_UPPER 1      /* cholesky: the upper factor */
 #define DLA_GPU_SOLVER_FULL 2       /* svd: full_matrices; qr: mode 'complete' */
@@ -322,6 +337,10 @@ typedef struct DlaGpuOps {
    * DLA_GPU_LIBRARY_MISSING when it cannot be, DLA_GPU_UNSUPPORTED where the backend has none),
    * scratch memory `temp` from the core. */
   int (*solver_async)(int device, const DlaGpuSolver* job, void* temp, size_t* temp_bytes, void* stream);
+  /* A DlaGpuScan through the vendor library's device-wide scans (CUB, rocPRIM), scratch memory
+   * asked for and handed over as for segmented_sort_async. DLA_GPU_UNSUPPORTED for an (op, dtype)
+   * pair or a layout it does not cover; the core then scans with elementwise jobs. */
+  int (*scan_async)(int device, const DlaGpuScan* job, void* temp, size_t* temp_bytes, void* stream);
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */

@@ -3,8 +3,11 @@
 // two (whole arrays, a matrix's rows or columns, any axis of a contiguous array), is one
 // fold_async job of the vendor table: a balanced tree that reads the input once
 // (gpu_fold.cu). Other folds, and dtypes the job does not cover, are composed from the
-// elementwise kernels by tree_reduce.h, pairwise too. Every pass is queued on the current
-// stream; nothing waits for the device.
+// elementwise kernels by tree_reduce.h, pairwise too. A scan (cumulative_sum, cumulative_prod,
+// the running counts of nonzero and unique) is one scan_async job of the vendor table (CUB or
+// rocPRIM, gpu_scan.cu); tree_reduce.h's Hillis–Steele scan stays for a backend that answers
+// DLA_GPU_UNSUPPORTED (an older table, a layout or dtype it does not cover). Every pass is
+// queued on the current stream; nothing waits for the device.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -118,11 +121,44 @@ void divide(const Array& out, double divisor) {
   execute_elementwise(plan);
 }
 
-void scan(FoldOp f, const Array& out, int axis) { tree_scan(op_of(f), out, axis); }
+// The vendor library's scan of a C-contiguous out along `axis`; false when the backend does not
+// cover it (then the caller composes it from elementwise jobs).
+bool scan_kernel(OpId op, const Array& out, int axis) {
+  const Device dev = out.device();
+  Backend* b = backend_for(dev.kind);
+  if (!b || !b->ops().scan_async || !out.is_c_contiguous()) return false;
+  DlaGpuScan job;
+  std::memset(&job, 0, sizeof job);
+  job.op = static_cast<int32_t>(op);
+  job.dtype = static_cast<int32_t>(out.dtype().scalar);
+  job.outer = job.inner = 1;
+  for (int d = 0; d < axis; ++d) job.outer *= out.shape(d);
+  for (int d = axis + 1; d < out.ndim(); ++d) job.inner *= out.shape(d);
+  job.length = out.shape(axis);
+  job.data = out.data();
+  const DlaGpuOps& ops = b->ops();
+  auto [stream, keep] = b->resolve(dev.index, nullptr);
+  size_t need = 0;
+  int err = ops.scan_async(dev.index, &job, nullptr, &need, stream);
+  if (err == DLA_GPU_UNSUPPORTED) return false;
+  b->check(err, "sizing the scratch memory of a scan");
+  // Freed in stream order once queued: the scan that uses it runs first.
+  const Array scratch = Array::empty(Dims{static_cast<int64_t>(need > 0 ? need : 1)}, DType::of(ScalarType::UInt8), dev);
+  err = ops.scan_async(dev.index, &job, scratch.data(), &need, stream);
+  b->check(err, "launching a scan");
+  return true;
+}
+
+void scan(FoldOp f, const Array& out, int axis) { scan_in_place(op_of(f), out, axis); }
 
 const ReductionKernels kGpuReductions = {&fold, &divide, &scan};
 
 }  // namespace
+
+void scan_in_place(OpId op, const Array& out, int axis) {
+  if (out.size() == 0 || out.shape(axis) < 2) return;
+  if (!scan_kernel(op, out, axis)) tree_scan(op, out, axis);
+}
 
 void register_gpu_reductions(DeviceKind device_kind) { register_reduction_kernels(device_kind, &kGpuReductions); }
 

@@ -1,6 +1,6 @@
 // gpu_search.cpp — argmax/argmin, searchsorted, isin, nonzero and unique of GPU arrays, composed from
-// the GPU element jobs (gpu_elementwise_kernels.h), tree_reduce.h's folds and scans and the
-// sort of gpu_sort.cpp.
+// the GPU element jobs (gpu_elementwise_kernels.h), tree_reduce.h's folds, the vendor scan of
+// gpu_reduce.cpp (scan_in_place) and the sort of gpu_sort.cpp.
 //
 // The SearchSortKernels entries for a backend's device memory (core/search_sort.h plans every
 // function for every device: argument, axis, dtype and output rules are not repeated here).
@@ -107,7 +107,7 @@ Array flags_scan(const Array& x) {
   const Array nz = x.dtype() == b ? x : cast_to(x, b);
   const Array f = cast_to(nz, kIndex);  // a new row-major array: scanned in place
   const Array scan = f.view(Dims{x.size()}, Dims{1}, f.byte_offset());
-  tree_scan(OpId::add, scan, 0);
+  scan_in_place(OpId::add, scan, 0);
   return scan;
 }
 
@@ -177,7 +177,7 @@ void gpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const 
 }
 
 // nonzero: the flags (x != 0 as a cast to bool: NaN is nonzero, as on the CPU) as int64, their
-// inclusive scan (tree_scan, Hillis–Steele), the count read back (the one wait: the host must
+// inclusive scan (scan_in_place: the vendor library's scan), the count read back (the one wait: the host must
 // know it to allocate the (ndim, count) result), then one COMPACT job per axis writing each
 // flagged element's coordinate on that axis, (i / inner) % extent of its row-major index i,
 // into slot scan[i] - 1.
@@ -273,7 +273,7 @@ UniqueParts gpu_unique(const Array& x, int parts) {
         starts = elementwise(OpId::logical_or, starts, elementwise(OpId::isnan, next_value));
     }
     cast_into(scan.view(Dims{n - 1}, Dims{1}, scan.byte_offset() + 8), starts);
-    tree_scan(OpId::add, scan, 0);
+    scan_in_place(OpId::add, scan, 0);
   }
   const int64_t u = read_back(scan, n - 1);
 
