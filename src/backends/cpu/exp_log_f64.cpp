@@ -367,6 +367,8 @@ DLA_IVDEP
         case ExpLogFn::Asin: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::asin(x[i]); break; \
         case ExpLogFn::Acos: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::acos(x[i]); break; \
         case ExpLogFn::Tan: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::tan(x[i]); break; \
+        case ExpLogFn::Sin: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::sin(x[i]); break; \
+        case ExpLogFn::Cos: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::cos(x[i]); break; \
       }                                                                                         \
     }                                                                                           \
   }

@@ -14,9 +14,9 @@
 // exp, expm1 and tanh are built on it; sinh and cosh share its reduction and form e^x and e^-x
 // from tables of 2^(j/16) and 2^(-j/16) and the even and odd parts of e^r (no division);
 // asinh, acosh and atanh are built on the log core with double-double arguments. tan, asin, acos and atan have their own
-// reductions and fitted polynomials (see each kernel). Each result is rounded once.
+// reductions (sin and cos share tan's) and fitted polynomials (see each kernel). Each result is rounded once.
 // Arguments off a kernel's fast range (zeros where the sign matters, negatives of log,
-// infinities, NaN, overflow and subnormal results, tan's |x| >= 2^20) are recomputed by
+// infinities, NaN, overflow and subnormal results, sin's zeros, sin/cos/tan's |x| >= 2^20) are recomputed by
 // glibc's scalar function, so every special case is libm's.
 #pragma once
 #include "backends/cpu/exp_log_f64.h"
