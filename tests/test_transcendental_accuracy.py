@@ -452,3 +452,24 @@ def test_float64_acosh_across_its_forms():
     worst = int(np.argmax(err))
     assert err[worst] <= bound, f"acosh({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp > {bound:.3f}"
     assert ours[x == 1.0].tolist() == [0.0] * int((x == 1.0).sum())
+
+
+def test_float32_log_at_its_interval_edges_and_subnormals():
+    # The float32 log splits x's significand at 49/64, 63/64, 33/32 and 49/32 (and every 1/32,
+    # 1/16 between) and sends subnormals, zeros, negatives, inf and NaN to libm: each edge,
+    # one float either side, at several exponents, within the own-loop bound, specials exact.
+    f32 = np.float32
+    edges = [49 / 64 + j / 32 for j in range(8)] + [33 / 32 + j / 16 for j in range(9)] + [1.0]
+    base = np.array([e * 2.0**s for e in edges for s in (-126, -20, -1, 0, 1, 40, 127) if e * 2.0**s < 3.4e38], dtype=f32)
+    x = np.concatenate([base, np.nextafter(base, f32(0)), np.nextafter(base, f32(np.inf)),
+                        np.array([1e-45, 1e-40, 1.1754942e-38, 1.1754944e-38, 3.4028235e38], dtype=f32)])
+    ours = np.from_dlpack(dl.log(dl.asarray(x)))
+    err = ulp_errors(ours, np.log(x.astype(LD)), "float32")
+    worst = int(np.argmax(err))
+    assert err[worst] <= OWN_FLOAT32_BOUND, f"log({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp"
+    sp = np.array([0.0, -0.0, -1.0, -1e-45, np.inf, -np.inf, np.nan, 1.0] * 3, dtype=f32)
+    got = np.from_dlpack(dl.log(dl.asarray(sp)))
+    with np.errstate(all="ignore"):
+        want = np.log(sp)
+    np.testing.assert_array_equal(got, want)
+    assert not np.signbit(got[7])  # log 1 = +0

@@ -567,6 +567,71 @@ struct AcoshKernel {
   static float scalar(float x) { return std::acosh(x); }
 };
 
+// log in float32 arithmetic, 16 lanes a vector, for positive finite normal x (libm for the
+// rest: zeros, negatives, subnormals, inf, NaN). log_core's reduction on float32 bits: with
+// t = bits(x) - bits(49/64), k = t >> 23, m = x 2^-k in [49/64, 49/32) and t's top 4 fraction
+// bits number m's interval j (width 1/32 below 1, 1/16 above; j = 7, [63/64, 33/32), has
+// c_j = 1). m c_j - 1 = r + r_lo exactly (|r| < 0.0313), and
+//   log x = [k ln2_hi + T_j,hi] + r + [r_lo (1 - r) + k ln2_lo + T_j,lo + r^2 P(r)],  T_j = -log c_j,
+// the first bracket exact (16 fraction bits, |k| <= 128), added to r by Fast2Sum (it is 0 or
+// larger than |r|: 0.031 and up), so the one rounding at full weight is the last addition
+// (within 0.5 ulp plus a few hundredths). P is log_core's degree-3 fit rounded to float32.
+struct LogKernel32 {
+  static constexpr bool kAllFast = false;
+  struct Table {
+    alignas(64) float cinv[16], thi[16], tlo[16];
+    float ln2_hi, ln2_lo;
+    Table() {
+      for (int j = 0; j < 16; ++j) {
+        const long double a = j < 7 ? 49.0L / 64 + j / 32.0L : 33.0L / 32 + (j - 8) / 16.0L;
+        const long double b = j < 7 ? a + 1 / 32.0L : a + 1 / 16.0L;
+        cinv[j] = j == 7 ? 1.0f : static_cast<float>(2.0L / (a + b));
+        const long double t = -std::log(static_cast<long double>(cinv[j]));
+        const long double hi = std::nearbyint(t * 65536) / 65536;
+        thi[j] = static_cast<float>(hi) + 0.0f;  // +0 for j = 7
+        tlo[j] = static_cast<float>(t - hi) + 0.0f;
+      }
+      const long double ln2 = std::log(2.0L);
+      const long double hi = std::nearbyint(ln2 * 65536) / 65536;
+      ln2_hi = static_cast<float>(hi);
+      ln2_lo = static_cast<float>(ln2 - hi);
+    }
+  };
+  struct Regs {
+    __m512 cinv, thi, tlo, ln2_hi, ln2_lo;
+  };
+  DLA_V512 static Regs regs() {
+    static const Table t;
+    return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(t.ln2_hi),
+            _mm512_set1_ps(t.ln2_lo)};
+  }
+  // Not: QNaN, zeros, infinities, subnormals, negatives, SNaN.
+  DLA_V512 static __mmask16 fast(__m512 x) { return __mmask16(~_mm512_fpclass_ps_mask(x, 0xff)); }
+  DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
+    constexpr float kP[] = {-0x1.fffffce266967p-2f, 0x1.55555daea518cp-2f, -0x1.0033b438cf402p-2f,
+                            0x1.995e8ae23b8f0p-3f};
+    const __m512i xb = _mm512_castps_si512(x);
+    const __m512i t = _mm512_sub_epi32(xb, _mm512_set1_epi32(0x3f440000));  // bits of 49/64
+    const __m512i ki = _mm512_srai_epi32(t, 23);
+    const __m512 m = _mm512_castsi512_ps(_mm512_sub_epi32(xb, _mm512_slli_epi32(ki, 23)));
+    const __m512i j = _mm512_srli_epi32(t, 19);  // the permutes read its low 4 bits
+    // m c_j - 1 = r + r_lo exactly: m c_j = p + r_lo by fma, and p - 1 exact (p in [1/2, 2]);
+    // log1p(r + r_lo) = log1p r + r_lo (1 - r) to far below an ulp.
+    const __m512 c = _mm512_permutexvar_ps(j, T.cinv);
+    const __m512 p = _mm512_mul_ps(m, c);
+    const __m512 r_lo = _mm512_fmsub_ps(m, c, p);
+    const __m512 r = _mm512_sub_ps(p, _mm512_set1_ps(1.0f));
+    const __m512 k = _mm512_cvtepi32_ps(ki);
+    const __m512 hi = _mm512_fmadd_ps(k, T.ln2_hi, _mm512_permutexvar_ps(j, T.thi));
+    const __m512 tail = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, kP),
+                                        _mm512_fmadd_ps(k, T.ln2_lo, _mm512_permutexvar_ps(j, T.tlo)));
+    const __m512 s = _mm512_add_ps(hi, r);
+    const __m512 e = _mm512_add_ps(_mm512_sub_ps(hi, s), r);
+    return _mm512_add_ps(s, _mm512_add_ps(e, _mm512_add_ps(_mm512_fnmadd_ps(r_lo, r, r_lo), tail)));
+  }
+  static float scalar(float x) { return std::log(x); }
+};
+
 template <class K>
 __attribute__((noinline)) void fix_up32(__mmask16 slow, const float* xs, float* out) {
   for (int l = 0; l < 16; ++l)
@@ -609,7 +674,7 @@ bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n) {
   if (vector_level() != VectorLevel::Avx512) return false;
   switch (fn) {
     case Float32Fn::Exp: row<Float32Fn::Exp>(in, out, n); return true;
-    case Float32Fn::Log: row<Float32Fn::Log>(in, out, n); return true;
+    case Float32Fn::Log: row32<LogKernel32>(in, out, n); return true;
     case Float32Fn::Sin: row<Float32Fn::Sin>(in, out, n); return true;
     case Float32Fn::Cos: row<Float32Fn::Cos>(in, out, n); return true;
     case Float32Fn::Sinh: row<Float32Fn::Sinh>(in, out, n); return true;

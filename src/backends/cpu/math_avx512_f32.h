@@ -1,5 +1,5 @@
 // math_avx512_f32.h — float32 exp, log, sin, cos, sinh, atanh, acosh and tanh written with AVX-512
-// intrinsics. exp, log, sin, cos, sinh: 16 floats a step, widened to two float64 vectors,
+// intrinsics. exp, sin, cos, sinh: 16 floats a step, widened to two float64 vectors,
 // evaluated with short polynomials whose float64 error (below 2^-28 relative) is far under half
 // a float32 ulp, and rounded once back to float32. The result is the correctly rounded one except in near-ties
 // (at most 0.55 ulp), at about the time of NumPy's own AVX-512 float32 loops (whose
@@ -8,9 +8,6 @@
 //   exp   x = k ln2/16 + r (|r| <= ln2/32), k by adding 1.5 2^52 (no rounding or conversion
 //         instructions), 2^(k/16) from a 16-entry table whose entries take k << 48 as an
 //         integer add, degree-4 Taylor;
-//   log   x = 2^k m, m in [49/64, 49/32) in 16 intervals of centre c (c = 1 for the one
-//         holding 1), k, m and the interval by integer operations on x's bits, r = m/c - 1 by
-//         one fma, log x = k ln2 - log c + log1p(r), a fitted degree-5 polynomial;
 //   sin, cos  x = n pi/2 + r with pi/2 in two float64 parts (exact enough for |x| < 2^20),
 //         both series (to r^9 and r^10), chosen and signed by n mod 4;
 //   sinh  (s + s') sinh r - (s' - s) cosh r from the exp reduction, s = 2^(k/16)/2 and
@@ -20,14 +17,18 @@
 // the sign matters, log's x <= 0, sin/cos's |x| >= 2^20, atanh's |x| >= 1, acosh's x < 1 and
 // inf) take glibc's scalar float function, so every special case is libm's.
 //
-// tanh, atanh and acosh instead stay in float32 (16 lanes a vector; in float64 they came to
+// log, tanh, atanh and acosh instead stay in float32 (16 lanes a vector; in float64 they came to
 // 1.1 to 1.6 times NumPy's time): forms whose last addition is the only rounding at full
 // weight, the rest carried as a small term, within 0.75, 0.65 and 0.63 ulp (NumPy's 1.36, 1.33,
-// 1.16) at 0.7 to 1.0 times NumPy's time. Coefficients from scripts/fit_{tanh,atanh,acosh}_f32.py:
+// 1.16) at 0.7 to 1.0 times NumPy's time; log within 0.52 ulp (NumPy's 3.05) at 0.75 (in
+// float64, 1.24). Coefficients from scripts/fit_{tanh,atanh,acosh}_f32.py:
 //   tanh  piecewise polynomials on 32 intervals of |x| numbered by its bits, the value at each
 //         centre as hi + lo;
 //   atanh a + a z P(z) below 1/2; above, log(2 - b) - log b (b = 1 - |x| exact) with a 16-entry
 //         log table whose large part is exact;
+//   log   x = 2^k m, m in [49/64, 49/32) in 16 intervals (k, m, the interval by integer
+//         operations on x's bits), m c_j - 1 = r + r_lo exact, log x = [k ln2 - log c_j]_hi
+//         + r + small terms, the first exact and added to r by Fast2Sum (libm for subnormals);
 //   acosh sqrt(2d) (1 + d G(d)) below 2 (d = x - 1, the root to twice float32's precision);
 //         above, log x + log(1 + sqrt(1 - 1/x^2)), the log from the same kind of table.
 #pragma once

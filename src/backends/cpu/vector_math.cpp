@@ -27,7 +27,7 @@ namespace {
 //           adds sin, cos, tan, asin, acos, atan) within 0.70 ulp, and float32 exp, log, sin, cos
 //           (float32_math.h; on AVX-512 math_avx512_f32.h, which adds sinh, atanh, acosh,
 //           tanh), evaluated in float64, within 0.56 ulp (tanh, atanh, acosh in float32,
-//           0.75); where the CPU lacks AVX2/FMA, float32 falls back to Widened, and where
+//           0.75; log in float32 on AVX-512, 0.52); where the CPU lacks AVX2/FMA, float32 falls back to Widened, and where
 //           an Own loop exists on AVX-512 only, to Widened (float32) or Scalar (float64);
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
@@ -51,7 +51,7 @@ namespace {
 // cos are not vectorized here: 15-16 ms for 10^6; ours from 2026-11-27, 0.59 ulp), asin 0.80-0.81, acos 0.74-0.75, atan
 // 0.88, sinh 0.95-0.97, cosh 0.81-0.83, tanh 0.79-0.80, asinh 0.90-0.95, acosh 0.76-0.82,
 // atanh 0.89-0.90, float32 (AMD Zen 5) exp
-// 0.62, sin/cos 0.86, log 0.97, tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
+// 0.62, sin/cos 0.86, log 0.97 (in float32 since: 0.74-0.75, AMD Zen 4), tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
 // atanh 0.70-0.75, sinh 1.04-1.06; float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
 // every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
