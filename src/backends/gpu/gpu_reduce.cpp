@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <utility>
 
 #include "backends/gpu/gpu_backend.h"
@@ -89,6 +90,24 @@ bool fold_job(OpId op, const Array& out, const Array& in, const bool* reduced, D
   return true;
 }
 
+// Queues a table entry that takes scratch memory (fold_async, scan_async) on dev's current
+// stream: `entry(temp, need, stream)` is called once with temp == NULL to size the scratch, then
+// with the scratch. False when the entry answers DLA_GPU_UNSUPPORTED to the sizing call (the
+// caller composes the work from elementwise jobs); any other error raises, naming `what`.
+template <class Entry>
+bool queue_with_scratch(Backend& b, Device dev, const char* what, Entry&& entry) {
+  auto [stream, keep] = b.resolve(dev.index, nullptr);
+  size_t need = 0;
+  int err = entry(nullptr, &need, stream);
+  if (err == DLA_GPU_UNSUPPORTED) return false;
+  if (err) b.check(err, (std::string("sizing the scratch memory of a ") + what).c_str());
+  // Freed in stream order once queued: the work that uses it runs first.
+  const Array scratch = Array::empty(Dims{static_cast<int64_t>(need > 0 ? need : 1)}, DType::of(ScalarType::UInt8), dev);
+  err = entry(scratch.data(), &need, stream);
+  if (err) b.check(err, (std::string("launching a ") + what).c_str());
+  return true;
+}
+
 // The single-read fold; false when the backend does not cover the job (then the caller
 // composes it from elementwise jobs).
 bool fold_kernel(OpId op, const Array& out, const Array& in, const bool* reduced) {
@@ -96,17 +115,9 @@ bool fold_kernel(OpId op, const Array& out, const Array& in, const bool* reduced
   Backend* b = backend_for(dev.kind);
   DlaGpuFold job;
   if (!b || !b->ops().fold_async || !fold_job(op, out, in, reduced, &job)) return false;
-  const DlaGpuOps& ops = b->ops();
-  auto [stream, keep] = b->resolve(dev.index, nullptr);
-  size_t need = 0;
-  int err = ops.fold_async(dev.index, &job, nullptr, &need, stream);
-  if (err == DLA_GPU_UNSUPPORTED) return false;
-  b->check(err, "sizing the scratch memory of a reduction");
-  // Freed in stream order once queued: the passes that use it run first.
-  const Array scratch = Array::empty(Dims{static_cast<int64_t>(need > 0 ? need : 1)}, DType::of(ScalarType::UInt8), dev);
-  err = ops.fold_async(dev.index, &job, scratch.data(), &need, stream);
-  b->check(err, "launching a reduction");
-  return true;
+  return queue_with_scratch(*b, dev, "reduction", [&](void* temp, size_t* need, void* stream) {
+    return b->ops().fold_async(dev.index, &job, temp, need, stream);
+  });
 }
 
 void fold(FoldOp f, const Array& out, const Array& in, const bool* reduced) {
@@ -136,17 +147,9 @@ bool scan_kernel(OpId op, const Array& out, int axis) {
   for (int d = axis + 1; d < out.ndim(); ++d) job.inner *= out.shape(d);
   job.length = out.shape(axis);
   job.data = out.data();
-  const DlaGpuOps& ops = b->ops();
-  auto [stream, keep] = b->resolve(dev.index, nullptr);
-  size_t need = 0;
-  int err = ops.scan_async(dev.index, &job, nullptr, &need, stream);
-  if (err == DLA_GPU_UNSUPPORTED) return false;
-  b->check(err, "sizing the scratch memory of a scan");
-  // Freed in stream order once queued: the scan that uses it runs first.
-  const Array scratch = Array::empty(Dims{static_cast<int64_t>(need > 0 ? need : 1)}, DType::of(ScalarType::UInt8), dev);
-  err = ops.scan_async(dev.index, &job, scratch.data(), &need, stream);
-  b->check(err, "launching a scan");
-  return true;
+  return queue_with_scratch(*b, dev, "scan", [&](void* temp, size_t* need, void* stream) {
+    return b->ops().scan_async(dev.index, &job, temp, need, stream);
+  });
 }
 
 void scan(FoldOp f, const Array& out, int axis) { scan_in_place(op_of(f), out, axis); }
