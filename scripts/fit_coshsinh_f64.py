@@ -14,25 +14,12 @@ usage: python3 scripts/fit_coshsinh_f64.py   (mpmath; a few seconds)
 """
 import mpmath as mp
 
+from minimax import lawson
+
 mp.mp.prec = 200
 R = mp.mpf("0.0218")
 NODES = 200
 TERMS = 3
-
-
-def lawson(ts, ys, fixed):
-    """The free coefficients (those past len(fixed)) of the weighted minimax fit."""
-    n, free = len(ts), range(len(fixed), TERMS)
-    rest = [ys[i] - sum(mp.mpf(v) * ts[i] ** p for p, v in enumerate(fixed)) for i in range(n)]
-    u = [mp.mpf(1)] * n
-    for _ in range(20):
-        w = [mp.sqrt(u[i]) / abs(ys[i]) for i in range(n)]
-        A = mp.matrix([[w[i] * ts[i] ** p for p in free] for i in range(n)])
-        c = mp.qr_solve(A, mp.matrix([w[i] * rest[i] for i in range(n)]))[0]
-        err = [abs(sum(c[q] * ts[i] ** p for q, p in enumerate(free)) - rest[i]) / abs(ys[i]) for i in range(n)]
-        s = sum(u[i] * err[i] for i in range(n))
-        u = [u[i] * err[i] / s for i in range(n)]
-    return c
 
 
 def fit(target, c0):
@@ -42,7 +29,7 @@ def fit(target, c0):
     ys = [target(t) for t in ts]
     c = [float(c0)]
     while len(c) < TERMS:
-        c.append(float(lawson(ts, ys, c)[0]))
+        c.append(float(lawson(ts, ys, c, TERMS)[0]))
     worst = max(abs(sum(mp.mpf(c[p]) * t**p for p in range(TERMS)) - y) / abs(y) for t, y in zip(ts, ys))
     return c, worst
 
