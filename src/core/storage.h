@@ -63,7 +63,12 @@ inline void StoragePtr::retain() {
   if (p_) p_->refs_.fetch_add(1, std::memory_order_relaxed);
 }
 inline void StoragePtr::release() {
-  if (p_ && p_->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p_;
+  // A count of one read with acquire means ours is the only reference left: no other thread
+  // can be copying it, so the buffer is freed without the locked decrement (most arrays are
+  // temporaries with one view; the lock costs a few ns on every one of them).
+  if (p_ && (p_->refs_.load(std::memory_order_acquire) == 1 ||
+             p_->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1))
+    delete p_;
   p_ = nullptr;
 }
 

@@ -100,56 +100,74 @@ inline T pair8(const T* r) {  // fold_leaf's combination of its eight accumulato
   return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
 }
 
-// The eight blocks are eight short streams (1-2 KiB each), too short for the hardware
-// prefetchers to pick up before they end, so out of cache the piece waited on memory (10^7
-// float32: 14 GB/s, NumPy's one stream 24 GB/s). Each step therefore asks for the cache line at
-// the same place in the eight blocks two pieces ahead, into the outer caches (prefetcht2: into
-// L1 it evicted the piece being read; one piece ahead came too late for float64). A prefetch
-// never faults, so reading past the array's end is harmless. 10^7, one thread, ratio to
-// NumPy's time: float32 1.70 -> 0.75-0.78, float64 1.90 -> 1.21-1.23 (in cache unchanged).
+// In cache, the eight blocks are summed side by side: eight independent chains per step keep
+// the adder busy. Out of cache that makes eight short streams (1-2 KiB each), which the hardware
+// prefetchers serve badly even when asked ahead (10^7 float64: 25 GB/s, float32: 28 GB/s on the
+// 2-core EPYC); one block after another is a single address-ordered stream (35 and 46 GB/s;
+// NumPy 35 and 25), and one chain per block is then fast enough. Both orders do the same
+// additions, so `from_memory` changes the time, never the result.
 template <class T>
 inline void prefetch_next_piece(const T* p, int i) {
   constexpr int kBlock = 256;
   for (int b = 0; b < 8; ++b) __builtin_prefetch(p + 16 * kBlock + kBlock * b + i, 0, 1);
 }
 
-template <class T>
-__attribute__((target("avx2"))) T sum_piece(const T* p) {
+// Block b's eight accumulators of fold_leaf, then their pairing, with blocks [B0, B0 + G)
+// summed side by side.
+template <class T, int G>
+__attribute__((target("avx2"), always_inline)) inline void sum_blocks(const T* p, int b0, T* part, bool prefetch) {
   constexpr int kBlock = 256;
-  T part[8];
   if constexpr (std::is_same_v<T, float>) {
-    __m256 acc[8];
-    for (int b = 0; b < 8; ++b) acc[b] = _mm256_loadu_ps(p + kBlock * b);
+    __m256 acc[G];
+    for (int g = 0; g < G; ++g) acc[g] = _mm256_loadu_ps(p + kBlock * (b0 + g));
     for (int i = 8; i < kBlock; i += 8) {
 #pragma GCC unroll 8
-      for (int b = 0; b < 8; ++b) acc[b] = _mm256_add_ps(acc[b], _mm256_loadu_ps(p + kBlock * b + i));
-      if (i % 16 == 8) prefetch_next_piece(p, i);
+      for (int g = 0; g < G; ++g) acc[g] = _mm256_add_ps(acc[g], _mm256_loadu_ps(p + kBlock * (b0 + g) + i));
+      if (prefetch && i % 16 == 8) prefetch_next_piece(p, i);
     }
-    for (int b = 0; b < 8; ++b) {
+    for (int g = 0; g < G; ++g) {
       alignas(32) float r[8];
-      _mm256_store_ps(r, acc[b]);
-      part[b] = pair8(r);
+      _mm256_store_ps(r, acc[g]);
+      part[b0 + g] = pair8(r);
     }
   } else {
-    __m256d lo[8], hi[8];
-    for (int b = 0; b < 8; ++b) {
-      lo[b] = _mm256_loadu_pd(p + kBlock * b);
-      hi[b] = _mm256_loadu_pd(p + kBlock * b + 4);
+    __m256d lo[G], hi[G];
+    for (int g = 0; g < G; ++g) {
+      lo[g] = _mm256_loadu_pd(p + kBlock * (b0 + g));
+      hi[g] = _mm256_loadu_pd(p + kBlock * (b0 + g) + 4);
     }
     for (int i = 8; i < kBlock; i += 8) {
 #pragma GCC unroll 8
-      for (int b = 0; b < 8; ++b) {
-        lo[b] = _mm256_add_pd(lo[b], _mm256_loadu_pd(p + kBlock * b + i));
-        hi[b] = _mm256_add_pd(hi[b], _mm256_loadu_pd(p + kBlock * b + i + 4));
+      for (int g = 0; g < G; ++g) {
+        lo[g] = _mm256_add_pd(lo[g], _mm256_loadu_pd(p + kBlock * (b0 + g) + i));
+        hi[g] = _mm256_add_pd(hi[g], _mm256_loadu_pd(p + kBlock * (b0 + g) + i + 4));
       }
-      prefetch_next_piece(p, i);
+      if (prefetch) prefetch_next_piece(p, i);
     }
-    for (int b = 0; b < 8; ++b) {
+    for (int g = 0; g < G; ++g) {
       alignas(32) double r[8];
-      _mm256_store_pd(r, lo[b]);
-      _mm256_store_pd(r + 4, hi[b]);
-      part[b] = pair8(r);
+      _mm256_store_pd(r, lo[g]);
+      _mm256_store_pd(r + 4, hi[g]);
+      part[b0 + g] = pair8(r);
     }
+  }
+}
+
+// o[i] += x[i] along a row of a sum over an outer axis. The baseline build's loop is SSE2: the
+// axis-0 sum of 20000 x 500 float64 took 1.30x NumPy's time, whose add loop is AVX dispatched.
+// The output is a fresh array, never the input.
+template <class T>
+__attribute__((target("avx2"))) void add_into_avx2(T* __restrict o, const T* __restrict x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = o[i] + x[i];
+}
+
+template <class T>
+__attribute__((target("avx2"))) T sum_piece(const T* p, bool from_memory) {
+  T part[8];
+  if (from_memory) {
+    for (int b = 0; b < 8; ++b) sum_blocks<T, 1>(p, b, part, false);
+  } else {
+    sum_blocks<T, 8>(p, 0, part, true);
   }
   return pair8(part);  // fold_row's pairing of eight block results
 }
@@ -158,7 +176,9 @@ template <class T>
 constexpr bool kHaveSumPiece = false;
 inline bool sum_piece_vectorized() { return false; }
 template <class T>
-T sum_piece(const T* p);
+T sum_piece(const T* p, bool from_memory);
+template <class T>
+void add_into_avx2(T* o, const T* x, int64_t n);
 #endif
 
 // Sums are pairwise over 256-element blocks, as NumPy's, so their rounding error grows as
@@ -168,7 +188,7 @@ T sum_piece(const T* p);
 // of varying length per block (out of cache, each mispredicted exit dropped the loads in
 // flight: a 10^7-element float64 sum ran at 1.09 ns per element, NumPy at 0.49).
 template <class T, class F, bool Regroup, bool Pairwise, bool Contig>
-T fold_row(const char* p, int64_t s, int64_t n) {
+T fold_row(const char* p, int64_t s, int64_t n, bool from_memory) {
   constexpr int64_t kBlock = 256, kPiece = 8 * kBlock;
   if (!Pairwise || n <= kBlock) return fold_leaf<T, F, Regroup, Contig>(p, s, n);
   const F f{};
@@ -178,12 +198,12 @@ T fold_row(const char* p, int64_t s, int64_t n) {
     // Named locals fix the order: as two arguments of f, GCC folded the second half first,
     // so a long row was read backwards piece by piece, which the hardware prefetchers do not
     // follow (a 10^7-element float32 sum took 2.6x the time of the same loop in address order).
-    const T lo = fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half);
-    const T hi = fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half);
+    const T lo = fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half, from_memory);
+    const T hi = fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half, from_memory);
     return f(lo, hi);
   }
   if constexpr (Contig && kHaveSumPiece<T>) {
-    if (n == kPiece && sum_piece_vectorized()) return sum_piece<T>(reinterpret_cast<const T*>(p));
+    if (n == kPiece && sum_piece_vectorized()) return sum_piece<T>(reinterpret_cast<const T*>(p), from_memory);
   }
   T part[8];
   int k = 0;
@@ -197,30 +217,34 @@ T fold_row(const char* p, int64_t s, int64_t n) {
   return part[0];
 }
 
+// from_memory: the whole reduction is too big for the caches (sum_piece's reading order).
 template <class T, FoldOp op>
-T fold_any_row(const char* p, int64_t s, int64_t n) {
+T fold_any_row(const char* p, int64_t s, int64_t n, bool from_memory) {
   using F = typename FoldFn<op>::type;
   constexpr bool pairwise = op == FoldOp::Sum;
   if constexpr ((op == FoldOp::Max || op == FoldOp::Min) && kSimdMinmaxType<T>) {
     if (s == int64_t(sizeof(T)) && n >= 8 * 32 / int64_t(sizeof(T)))
       return minmax_contiguous<T, op == FoldOp::Max>(reinterpret_cast<const T*>(p), n);
   }
-  return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, pairwise, true>(p, s, n)
-                                 : fold_row<T, F, kRegroup<T, op>, pairwise, false>(p, s, n);
+  return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, pairwise, true>(p, s, n, from_memory)
+                                 : fold_row<T, F, kRegroup<T, op>, pairwise, false>(p, s, n, from_memory);
 }
 
 // One inner row of the coalesced loop: operand 0 is the output, 1 the input.
-template <class T, FoldOp op>
+template <class T, FoldOp op, bool FromMemory>
 void fold_loop(char** p, const int64_t* s, int64_t n) {
   using F = typename FoldFn<op>::type;
   const F f{};
   T* o = reinterpret_cast<T*>(p[0]);
   if (s[0] == 0) {
-    *o = f(*o, fold_any_row<T, op>(p[1], s[1], n));
+    *o = f(*o, fold_any_row<T, op>(p[1], s[1], n, FromMemory));
     return;
   }
   const T* x = reinterpret_cast<const T*>(p[1]);
   if (s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
+    if constexpr (op == FoldOp::Sum && kHaveSumPiece<T>) {
+      if (sum_piece_vectorized()) return add_into_avx2(o, x, n);
+    }
     for (int64_t i = 0; i < n; ++i) o[i] = f(o[i], x[i]);
     return;
   }
@@ -248,13 +272,30 @@ void fold_typed(const Array& out, const Array& in, const bool* reduced) {
   const LoopLayout<2> L = coalesce<2>(shape, {os.data(), is.data()});
   const std::array<char*, 2> base{out.data(), in.data()};
   const int64_t total = in.size();
+  // Beyond the outer caches' reach the pieces are read in address order (sum_piece); only the
+  // float sums have a second order, so only they get a second loop.
+  constexpr int64_t kFromMemoryBytes = 256 << 10;
+  const bool from_memory = total * int64_t(sizeof(T)) >= kFromMemoryBytes;
+  auto* const row_loop = [&] {
+    if constexpr (op == FoldOp::Sum && kHaveSumPiece<T>) {
+      if (from_memory) return &fold_loop<T, op, true>;
+    }
+    return &fold_loop<T, op, false>;
+  }();
   if (total < 2 * kGrainSize || L.ndim == 0 || num_threads() < 2) {
-    for_each_row(L, base, fold_loop<T, op>);
+    for_each_row(L, base, row_loop);
     return;
   }
   int split = -1;  // the kept loop axis with the largest extent: threads write disjoint outputs
   for (int d = 0; d < L.ndim; ++d)
     if (L.strides[0][d] != 0 && L.shape[d] > 1 && (split < 0 || L.shape[d] > L.shape[split])) split = d;
+  // Splitting the innermost axis gives each thread a strip of every row; strips of a few KiB
+  // are many short streams, slower on two threads than the whole rows on one (the axis-0 sum of
+  // 20000 x 500 float64: 4.9 ms against 2.2), so narrow rows stay on one thread.
+  constexpr int64_t kMinStripBytes = 8 << 10;
+  if (split == L.ndim - 1 && L.ndim > 1 &&
+      L.shape[split] * int64_t(sizeof(T)) < kMinStripBytes * std::min<int64_t>(num_threads(), 2))
+    split = -1;
   if (split >= 0) {
     const int64_t per_index = total / L.shape[split];
     parallel_for(L.shape[split], std::max<int64_t>(1, kGrainSize / std::max<int64_t>(per_index, 1)),
@@ -264,7 +305,7 @@ void fold_typed(const Array& out, const Array& in, const bool* reduced) {
                    for_each_row(sub,
                                 std::array<char*, 2>{base[0] + b * L.strides[0][split],
                                                      base[1] + b * L.strides[1][split]},
-                                fold_loop<T, op>);
+                                row_loop);
                  });
     return;
   }
@@ -276,7 +317,7 @@ void fold_typed(const Array& out, const Array& in, const bool* reduced) {
     parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t c = b; c < e; ++c) {
         const int64_t begin = c * chunk, count = std::min(chunk, len - begin);
-        if (count > 0) part[size_t(c)] = fold_any_row<T, op>(base[1] + begin * s, s, count);
+        if (count > 0) part[size_t(c)] = fold_any_row<T, op>(base[1] + begin * s, s, count, from_memory);
       }
     });
     using F = typename FoldFn<op>::type;
@@ -285,7 +326,7 @@ void fold_typed(const Array& out, const Array& in, const bool* reduced) {
       if (c * chunk < len) *o = F{}(*o, part[size_t(c)]);
     return;
   }
-  for_each_row(L, base, fold_loop<T, op>);
+  for_each_row(L, base, row_loop);
 }
 
 void fold(FoldOp op, const Array& out, const Array& in, const bool* reduced) {
