@@ -13,7 +13,6 @@ using namespace avx512_math;
 constexpr double kLn2 = 0x1.62e42fefa39efp-1;
 constexpr double kInvLn2x16 = 0x1.71547652b82fep+4;
 constexpr double kLn2d16 = 0x1.62e42fefa39efp-5;
-constexpr double kInvPio2 = 0x1.45f306dc9c883p-1;
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr int64_t kLogM0Bits = 0x3fe8800000000000;  // bits of 49/64
 // Added to x 16/ln2 it leaves k = round(x 16/ln2) in the low bits of the sum (|k| < 2^51).
@@ -177,25 +176,26 @@ struct SinCosKernel : NoPrepare {
   DLA_V512 static __mmask16 fast(__m512 x) {
     return abs_below(x, 0x1p20f) & __mmask16(~_mm512_fpclass_ps_mask(x, 0x06));
   }
+  // x = m pi/2 + r with m even for sin (m = 2n: sin x = (-1)^n sin r) and odd for cos
+  // (m = 2n + 1: cos x = -(-1)^n sin r), |r| <= pi/2: one polynomial per lane, no quadrant
+  // blend of two. r is x less m pi/2 with pi/2 to 107 bits: |m| < 2^21 and float32 x never
+  // come nearer than about 2^-30 to a multiple of pi/2, so r keeps about 50 correct bits.
   DLA_V512 static __m512d compute(__m512d x, const Regs&) {
-    const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvPio2)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    // x - n pi/2 with pi/2 to 107 bits: |n| < 2^20 and float32 x never come nearer than
-    // about 2^-30 to a multiple of pi/2, so r keeps about 50 correct bits.
-    const __m512d r = _mm512_fnmadd_pd(n, set(kPio2Lo), _mm512_fnmadd_pd(n, set(kPio2Hi), x));
+    constexpr double kInvPi = 0x1.45f306dc9c883p-2;
+    const __m512d t = F == Float32Fn::Sin ? _mm512_mul_pd(x, set(kInvPi)) : _mm512_fmsub_pd(x, set(kInvPi), set(0.5));
+    const __m512d n = _mm512_roundscale_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512d m = F == Float32Fn::Sin ? _mm512_add_pd(n, n) : _mm512_fmadd_pd(n, set(2.0), set(1.0));
+    const __m512d r = _mm512_fnmadd_pd(m, set(kPio2Lo), _mm512_fnmadd_pd(m, set(kPio2Hi), x));
     const __m512d r2 = _mm512_mul_pd(r, r);
-    // To r^9 and r^10 (|r| <= pi/4): the first omitted terms are below 2^-28 and 2^-33 of the
-    // results, at most 0.04 ulp of float32 added to the final rounding's 0.5.
-    constexpr double kS[] = {1.0, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880};
-    constexpr double kC[] = {1.0, -1.0 / 2, 1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800};
-    const __m512d sin_r = _mm512_mul_pd(r, poly(r2, kS));
-    const __m512d cos_r = poly(r2, kC);
-    // Quadrant q = n mod 4: sin x = sin r, cos r, -sin r, -cos r (cos x: q + 1).
-    __m512i q = _mm512_cvtpd_epi64(n);
-    if constexpr (F == Float32Fn::Cos) q = _mm512_add_epi64(q, _mm512_set1_epi64(1));
-    const __mmask8 odd = _mm512_test_epi64_mask(q, _mm512_set1_epi64(1));
-    const __m512d v = _mm512_mask_blend_pd(odd, sin_r, cos_r);
-    const __m512i sign = _mm512_slli_epi64(_mm512_and_si512(q, _mm512_set1_epi64(2)), 62);
-    return _mm512_xor_pd(v, _mm512_castsi512_pd(sign));
+    // sin r = r + r^3 P(r^2), P near-minimax from scripts/fit_sin_f32.py: within 2^-33.2 of
+    // sin r over |r| <= pi/2, so the final rounding to float32 is the one that counts.
+    constexpr double kS[] = {-0x1.555555545224bp-3, 0x1.11110fcf51677p-7, -0x1.a01900006d60fp-13,
+                             0x1.7195a49b77214p-19, -0x1.9d99d582ca12ep-26};
+    const __m512d sin_r = _mm512_fmadd_pd(_mm512_mul_pd(r, r2), poly(r2, kS), r);
+    // (-1)^n from n's last bit: n + 1.5 2^52 holds n in its low mantissa bits (|n| < 2^20).
+    __m512i sign = _mm512_slli_epi64(_mm512_castpd_si512(_mm512_add_pd(n, set(0x1.8p52))), 63);
+    if constexpr (F == Float32Fn::Cos) sign = _mm512_xor_si512(sign, _mm512_set1_epi64(INT64_MIN));
+    return _mm512_xor_pd(sin_r, _mm512_castsi512_pd(sign));
   }
   static float scalar(float x) { return F == Float32Fn::Sin ? std::sin(x) : std::cos(x); }
 };
