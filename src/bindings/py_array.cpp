@@ -17,6 +17,7 @@
 #include "bindings/scalars.h"
 #include "core/copy.h"
 #include "core/errors.h"
+#include "core/hot_path.h"
 #include "core/runtime.h"
 #include "dlpack/type_strings.h"
 
@@ -131,7 +132,7 @@ void free_array_object(PyObject* self, PyTypeObject* type) {
   Py_DECREF(type);  // instances of heap types own a reference to their type
 }
 
-void array_dealloc(PyObject* self) {
+DLA_HOT void array_dealloc(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
   if (type != g_array_type || !inst->simple_layout || !inst->simple_holder_constructed ||
@@ -160,7 +161,7 @@ void array_dealloc(PyObject* self) {
 
 pyb::object wrap(const Array& a) { return wrap(Array(a)); }
 
-pyb::object wrap(Array&& a) {
+DLA_HOT pyb::object wrap(Array&& a) {
   if (!g_simple_layout) return pyb::cast(std::move(a));
   PyObject* self = alloc_array_object();
   if (!self) throw pyb::error_already_set();

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/hot_path.h"
 #include "core/runtime.h"
 
 namespace dla {
@@ -52,7 +53,7 @@ bool compact_row_major(const Dims& shape, const Dims& strides) {
 // tensor dlarray cannot describe; the caller then releases the tensor. Accepts what older
 // producers send: NULL strides (compact row-major), NULL shape when ndim == 0, NULL data
 // when there are no elements, a nonzero byte_offset, negative and zero strides.
-Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
+DLA_HOT Array array_from_dltensor(const DLTensor& t, DataPtr release, uint64_t flags) {
   const int ndim = t.ndim;
   if (ndim < 0 || ndim > kMaxRank)
     throw BufferError("DLPack tensor has ndim " + std::to_string(ndim) + "; dlarray supports 0.." +
@@ -157,7 +158,7 @@ DLManagedTensorVersioned* export_versioned(const Array& a, uint64_t extra_flags)
 
 DLManagedTensor* export_legacy(const Array& a) { return &make_holder<DLManagedTensor>(a)->managed; }
 
-Array import_versioned(DLManagedTensorVersioned* mt) {
+DLA_HOT Array import_versioned(DLManagedTensorVersioned* mt) {
   if (!mt) throw BufferError("DLPack producer returned a NULL DLManagedTensorVersioned");
   if (mt->version.major != DLPACK_MAJOR_VERSION) {
     // Only the fields up to `flags` are stable across majors: release and touch nothing else.

@@ -19,13 +19,14 @@
 #include "bindings/py_interface_dict.h"
 #include "core/copy.h"
 #include "core/errors.h"
+#include "core/hot_path.h"
 #include "core/runtime.h"
 #include "dlpack/copy_error.h"
 #include "dlpack/counters.h"
-#include "dlpack/dlpack_diag.h"
 #include "dlpack/dlpack_core.h"
-#include "dlpack/exchange_api.h"
+#include "dlpack/dlpack_diag.h"
 #include "dlpack/dlpack_py.h"
+#include "dlpack/exchange_api.h"
 #include "dlpack/stream_sync.h"
 
 namespace dla::py {
@@ -178,7 +179,7 @@ PyObject* array_dlpack_device(PyObject* self, PyObject*) {
 }
 
 // Takes the tensor out of a capsule, renaming it first so its destructor leaves it alone.
-Array consume_capsule(PyObject* cap, bool* copied) {
+DLA_HOT Array consume_capsule(PyObject* cap, bool* copied) {
   if (!PyCapsule_CheckExact(cap))
     throw TypeError("__dlpack__ returned a " + std::string(Py_TYPE(cap)->tp_name) + ", not a PyCapsule");
   // One name lookup, compared here, instead of a PyCapsule_IsValid per candidate name.
@@ -280,7 +281,7 @@ unsigned int type_version_tag(PyTypeObject* t) {
 
 // argv[0] is a free slot (PY_VECTORCALL_ARGUMENTS_OFFSET), argv[1] the producer, then the
 // `nargs - 1` other positional arguments and the keyword values.
-PyObject* call_dlpack(PyObject* const* argv, size_t nargs, PyObject* kwnames) {
+DLA_HOT PyObject* call_dlpack(PyObject* const* argv, size_t nargs, PyObject* kwnames) {
   PyTypeObject* t = Py_TYPE(argv[1]);
   const unsigned int tag = type_version_tag(t);
   PyObject* descr = nullptr;
@@ -393,7 +394,7 @@ PyObject* retry_for_older_producer(PyObject* x, PyObject* stream, bool passed_ex
 }
 
 // The Array in __dlpack__'s capsule; the capsule reference is released on every path.
-Array consume_returned_capsule(PyObject* cap, bool* copied) {
+DLA_HOT Array consume_returned_capsule(PyObject* cap, bool* copied) {
   try {
     Array a = consume_capsule(cap, copied);
     Py_DECREF(cap);
@@ -405,7 +406,7 @@ Array consume_returned_capsule(PyObject* cap, bool* copied) {
 }
 
 // Imports through the __dlpack__ protocol. Sets *copied when the producer made a copy.
-Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copied) {
+DLA_HOT Array import_via_protocol(PyObject* x, const Device* want, int copy, bool* copied) {
   const bool streams = have_stream_devices();
   if (!want && copy < 0 && !streams) {
     // The plain request (from_dlpack(x) of host memory, no device or copy asked for):
@@ -518,7 +519,7 @@ Array import_dlpack_impl(PyObject* x, const Device* want, int copy, bool* copied
 
 KwSpec<2> g_from_kw{{"device", "copy"}};
 
-PyObject* from_dlpack_impl(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, bool use_peer_tables) {
+DLA_HOT PyObject* from_dlpack_impl(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, bool use_peer_tables) {
   try {
     if (nargs != 1)
       throw TypeError("from_dlpack() takes exactly one positional argument (" + std::to_string(nargs) + " given)");
@@ -588,7 +589,7 @@ void add_method(PyTypeObject* type, PyMethodDef* def) {
 namespace {
 // The array x's memory makes, through whichever door x offers (returned by value, so that
 // the hot protocol path builds it in the caller's object).
-Array import_where_it_is(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables,
+DLA_HOT Array import_where_it_is(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables,
                          bool known_foreign) {
   if (!known_foreign)
     if (Array* own = try_unwrap(x)) return *own;
@@ -616,7 +617,7 @@ Array import_where_it_is(PyObject* x, const Device* want, int copy, bool* copied
 
 // import_dlpack; known_foreign: the caller has already seen that x is no dlarray.Array (the
 // subclass check walks x's type's MRO, a few ns on the path of every import).
-Array import_dlpack_impl(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables,
+DLA_HOT Array import_dlpack_impl(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables,
                          bool known_foreign) {
   *copied = false;
   Array a = import_where_it_is(x, want, copy, copied, use_peer_tables, known_foreign);
