@@ -2,13 +2,14 @@
 // (the counterpart of backends/cuda/cublas.cpp; same job, same semantics).
 //
 // The few hipBLAS functions dlarray calls are declared here from AMD's published API (hipblas.h
-// of hipBLAS 0.x to 3.x, ROCm 5 to 7): hipblasCreate, hipblasSetStream, the optional
+// of the hipBLAS releases of ROCm 5 and 6): hipblasCreate, hipblasSetStream, the optional
 // hipblasStatusToString, and hipblas{S,D,C,Z}gemmStridedBatched, whose sizes are int and whose
-// strides are hipblasStride (int64_t), or their _64 forms (int64_t sizes and batch count) where
-// the hipBLAS found has them. So neither hipBLAS nor its headers are needed to build dlarray.
-// Enumerations are passed as int, complex numbers as std::complex (the layout of hipblasComplex
-// and hipComplex, which the complex functions took before and after hipBLAS 3: the same
-// symbols). The handles use hipBLAS's default pointer mode (alpha and beta on the host).
+// strides are hipblasStride (int64_t), or their _64 forms (int64_t sizes and batch count: the
+// ILP64 level-3 API of hipBLAS 2.3, ROCm 6.3, and later) where the hipBLAS found has them. So
+// neither hipBLAS nor its headers are needed to build dlarray. Enumerations are passed as int,
+// complex numbers as std::complex (the layout of hipblasComplex and of hipComplex, which the
+// complex functions take depending on the release: the same symbols either way). The handles
+// use hipBLAS's default pointer mode (alpha and beta on the host).
 #include <atomic>
 #include <climits>
 #include <complex>
@@ -58,9 +59,9 @@ struct Hipblas {
   Gemm<std::complex<double>> zgemm;
 };
 
-// hipBLAS 2.x (ROCm 6) is .so.2, 3.x (ROCm 7) .so.3; ROCm 5's are .so.0 and .so.1. ROCm installs
-// it in /opt/rocm/lib (Debian and Ubuntu's own packages: on the library path); there is no
-// PyPI wheel to search for.
+// The soname follows hipBLAS's major version (2.x, ROCm 6: .so.2; .so.3 for its successor; the
+// older ones back to ROCm 5's .so.0). ROCm installs it in /opt/rocm/lib (distribution packages:
+// on the library path); there is no PyPI wheel to search for.
 const char* const kSonames[] = {"libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.1", "libhipblas.so.0", nullptr};
 const char* const kWheelDirs[] = {nullptr};
 const char* const kInstallDirs[] = {"/opt/rocm/lib", nullptr};

@@ -1,8 +1,8 @@
 // hipfft.cpp — Fourier transforms on ROCm devices through hipFFT, opened with dlopen on first use
 // (the counterpart of backends/cuda/cufft.cpp; same transforms, same plan cache).
 //
-// The hipFFT functions used are declared here from AMD's published API (hipfft.h of hipFFT 1.0
-// on, ROCm 5 to 7: plans are pointers (struct hipfftHandle_t*), hipfftResult and hipfftType ints
+// The hipFFT functions used are declared here from AMD's published API (hipfft.h of ROCm 5 and
+// 6's hipFFT, 1.0.x: plans are pointers (struct hipfftHandle_t*), hipfftResult and hipfftType ints
 // with cuFFT's values, data pointers plain), so hipFFT is not needed to build dlarray. The plan
 // cache and the calls are backends/gpu/fft_plans.h's, shared with cuFFT: hipfftMakePlanMany64
 // with automatic work-area allocation off (hipfftSetAutoAllocation) and the core's scratch as
@@ -20,8 +20,8 @@ namespace {
 
 using Plan = void*;  // hipfftHandle
 
-// ROCm 5 and 6 ship libhipfft.so.0, ROCm 7 libhipfft.so.1 (hipFFT 1.0.x); ROCm installs it in
-// /opt/rocm/lib, Debian and Ubuntu's packages on the library path; no PyPI wheel.
+// ROCm 5 and 6 ship libhipfft.so.0; .so.1 is tried first for a later major version. ROCm
+// installs it in /opt/rocm/lib (distribution packages: on the library path); no PyPI wheel.
 const char* const kSonames[] = {"libhipfft.so.1", "libhipfft.so.0", nullptr};
 const char* const kWheelDirs[] = {nullptr};
 const char* const kInstallDirs[] = {"/opt/rocm/lib", nullptr};

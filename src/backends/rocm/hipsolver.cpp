@@ -62,7 +62,7 @@ struct Hipsolver {
 
 // hipSOLVER links against rocSOLVER, rocBLAS and (at run time) rocSPARSE, which ROCm installs
 // next to it, where its run path finds them. ROCm 5 and 6 ship libhipsolver.so.0; .so.1 is
-// tried first for hipSOLVER 3.x (ROCm 7).
+// tried first for a later major version.
 const char* const kSonames[] = {"libhipsolver.so.1", "libhipsolver.so.0", nullptr};
 const char* const kWheelDirs[] = {nullptr};
 const char* const kInstallDirs[] = {"/opt/rocm/lib", nullptr};
