@@ -439,8 +439,8 @@ def test_solver_library_errors_reach_python(fake):
             dl.linalg.cholesky(x)
         fake.set_solver_error(DLA_GPU_UNSUPPORTED)
         with pytest.raises(NotImplementedError, match=r"eigh on device 'rocm:0' is not available yet \(the rocm "
-                                                      r"backend has no dense solver library: hipSOLVER is not "
-                                                      r"wired up\)"):
+                                                      r"backend has no dense solver library for it: eig and "
+                                                      r"eigvals need hipSOLVER's geev"):
             dl.linalg.eigh(x)
         fake.set_solver_error(DLA_GPU_SOLVER_ALLOC_FAILED)
         with pytest.raises(MemoryError, match="out of memory"):

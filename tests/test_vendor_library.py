@@ -92,3 +92,42 @@ def test_a_missing_cusolver_names_its_package(tmp_path, monkeypatch):
     msg = str(e.value)
     for part in ("cuSOLVER", "libcusolver.so.12", "pip install dlarray[cuda]", "pip install nvidia-cusolver"):
         assert part in msg, (part, msg)
+
+
+# The ROCm build's libraries (src/backends/rocm/hipblas.cpp, hipfft.cpp, hipsolver.cpp): their
+# sonames, ROCm's package names and /opt/rocm/lib through the same loader. No pip extra installs
+# them, so the message names ROCm's package instead. hipBLAS & co. themselves need an AMD GPU.
+ROCM_SPECS = [
+    ("hipBLAS", ["libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.1", "libhipblas.so.0"], "hipblas"),
+    ("hipFFT", ["libhipfft.so.1", "libhipfft.so.0"], "hipfft"),
+    ("hipSOLVER", ["libhipsolver.so.1", "libhipsolver.so.0"], "hipsolver"),
+]
+
+
+@pytest.mark.parametrize("name,sonames,package", ROCM_SPECS)
+def test_a_missing_rocm_library_names_rocms_package(name, sonames, package, tmp_path, monkeypatch):
+    monkeypatch.delenv("DLARRAY_GPU_LIBRARY_PATH", raising=False)
+    missing = tmp_path / "no-rocm" / "lib"
+    with pytest.raises(RuntimeError) as e:
+        _core._open_vendor_library(name, [s.replace("lib", "libdlarray_no_", 1) for s in sonames], [], package,
+                                   extra=None, install_dirs=[str(missing)])
+    msg = str(e.value)
+    for part in (name, "on the system's library path", str(missing), f"Install ROCm's {package} package",
+                 "DLARRAY_GPU_LIBRARY_PATH"):
+        assert part in msg, (part, msg)
+    assert "pip install" not in msg and "sys.path entries" not in msg, msg
+
+
+def test_the_install_directories_are_searched_last(a_library, tmp_path, monkeypatch):
+    monkeypatch.delenv("DLARRAY_GPU_LIBRARY_PATH", raising=False)
+    rocm_lib = tmp_path / "opt" / "rocm" / "lib"
+    rocm_lib.mkdir(parents=True)
+    shutil.copy(a_library, rocm_lib / SONAME)
+    path = _core._open_vendor_library("TestBLAS", [SONAME], [], "x", extra=None,
+                                      install_dirs=[str(tmp_path / "nowhere"), str(rocm_lib)])
+    assert os.path.samefile(path, rocm_lib / SONAME)
+    # While DLARRAY_GPU_LIBRARY_PATH is set it is the only place searched, install directories too.
+    monkeypatch.setenv("DLARRAY_GPU_LIBRARY_PATH", str(tmp_path / "nowhere"))
+    with pytest.raises(RuntimeError, match="DLARRAY_GPU_LIBRARY_PATH"):
+        _core._open_vendor_library("TestBLAS", ["libdlarray_test_vendor.so.7"], [], "x", extra=None,
+                                   install_dirs=[str(rocm_lib)])

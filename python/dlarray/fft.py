@@ -11,8 +11,8 @@ every benchmark size (float32 about 3x less), and it can use threads (benchmarks
 figures in the README).
 This file owns what the standard asks beyond the backend: argument checks with the exceptions the
 standard names (TypeError for dtypes, ValueError for n, s, axes, norm), the dtype rules, and a clean
-error for arrays on devices without FFT kernels yet (ROCm: no hipFFT wired up). NumPy and SciPy are imported by the first
-transform, not by `import dlarray` (NumPy alone costs ~60 ms there, SciPy ~250 ms).
+error for arrays on devices without an FFT library (a ROCm build without hipFFT). NumPy and SciPy
+are imported by the first transform, not by `import dlarray` (NumPy alone costs ~60 ms there, SciPy ~250 ms).
 """
 from . import _core
 

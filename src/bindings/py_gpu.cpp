@@ -15,6 +15,7 @@
 #include <link.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -296,13 +297,16 @@ void bind_gpu(pyb::module_& m) {
   m.def(
       "_open_vendor_library",
       [](const std::string& name, const std::vector<std::string>& sonames, const std::vector<std::string>& wheel_dirs,
-         const std::string& package) {
-        std::vector<const char*> so, dirs;
+         const std::string& package, std::optional<std::string> extra, const std::vector<std::string>& install_dirs) {
+        std::vector<const char*> so, dirs, installed;
         for (const auto& s : sonames) so.push_back(s.c_str());
         for (const auto& d : wheel_dirs) dirs.push_back(d.c_str());
+        for (const auto& d : install_dirs) installed.push_back(d.c_str());
         so.push_back(nullptr);
         dirs.push_back(nullptr);
-        const gpu::VendorLibrarySpec spec{name.c_str(), so.data(), dirs.data(), package.c_str(), "cuda"};
+        installed.push_back(nullptr);
+        const gpu::VendorLibrarySpec spec{name.c_str(), so.data(),  dirs.data(), package.c_str(),
+                                          extra ? extra->c_str() : nullptr, installed.data()};
         std::string why;
         void* h = nullptr;
         {
@@ -314,8 +318,10 @@ void bind_gpu(pyb::module_& m) {
         return std::string(dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name ? lm->l_name : "");
       },
       pyb::arg("name"), pyb::arg("sonames"), pyb::arg("wheel_dirs"), pyb::arg("package"),
-      "Test hook: the vendor library loader on a library of one's choosing; returns the file it opened "
-      "(never closed) or raises RuntimeError with the loader's message.");
+      pyb::arg("extra") = std::optional<std::string>("cuda"), pyb::arg("install_dirs") = std::vector<std::string>{},
+      "Test hook: the vendor library loader on a library of one's choosing (extra=None: no pip extra, as for "
+      "ROCm's libraries); returns the file it opened (never closed) or raises RuntimeError with the loader's "
+      "message.");
 }
 
 }  // namespace dla::py

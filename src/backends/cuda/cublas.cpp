@@ -10,13 +10,13 @@
 #include <atomic>
 #include <complex>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include <dlfcn.h>
 
 #include "backends/cuda/cuda_libraries.h"
+#include "backends/gpu/gemm_call.h"
+#include "backends/gpu/handle_pool.h"
 #include "backends/gpu/vendor_library.h"
 #include "core/dtype.h"
 
@@ -26,7 +26,6 @@ namespace {
 using Handle = void*;  // cublasHandle_t
 using Status = int;    // cublasStatus_t
 constexpr int kOpN = 0, kOpT = 1;  // cublasOperation_t
-constexpr int kMaxDevices = 64;
 
 template <class T>
 using GemmStridedBatched = Status (*)(Handle, int transa, int transb, int64_t m, int64_t n, int64_t k, const T* alpha,
@@ -88,65 +87,24 @@ const Cublas* cublas() {
   return expected;
 }
 
-// cuBLAS handles are bound to a device and must not be used by two threads at once: each thread
-// keeps one per device, and gives them back to a pool when it ends (handles are never destroyed:
-// at process exit the CUDA context may already be gone, and threads come and go).
-std::mutex g_pool_mu;
-auto* g_pool = new std::vector<Handle>[kMaxDevices];  // a pointer: no destructor at exit
-
-struct ThreadHandles {
-  Handle h[kMaxDevices] = {};
-  ~ThreadHandles() {
-    std::lock_guard<std::mutex> lock(g_pool_mu);
-    for (int d = 0; d < kMaxDevices; ++d)
-      if (h[d]) g_pool[d].push_back(h[d]);
-  }
-};
-thread_local ThreadHandles t_handles;
-
-Status handle_for(const Cublas& c, int device, Handle* out) {
-  Handle& h = t_handles.h[device];
-  if (!h) {
-    {
-      std::lock_guard<std::mutex> lock(g_pool_mu);
-      if (!g_pool[device].empty()) {
-        h = g_pool[device].back();
-        g_pool[device].pop_back();
-      }
-    }
-    if (!h)
-      if (Status s = c.create(&h)) {  // binds the handle to the current device
-        h = nullptr;
-        return s;
-      }
-  }
-  *out = h;
-  return 0;
-}
-
-template <class T>
-Status gemm(GemmStridedBatched<T> f, Handle h, const DlaGpuGemm& j) {
-  const T one(1), zero(0);
-  return f(h, j.trans_a ? kOpT : kOpN, j.trans_b ? kOpT : kOpN, j.m, j.n, j.k, &one, static_cast<const T*>(j.a),
-           j.lda, j.stride_a, static_cast<const T*>(j.b), j.ldb, j.stride_b, &zero, static_cast<T*>(j.c), j.ldc,
-           j.stride_c, j.batch);
-}
+struct CublasTag;  // cuBLAS's own handle pool (backends/gpu/handle_pool.h)
 
 }  // namespace
 
 int cublas_gemm(int device, const DlaGpuGemm& job, void* stream) {
-  if (device < 0 || device >= kMaxDevices) return DLA_GPU_BLAS_STATUS - 7;  // CUBLAS_STATUS_INVALID_VALUE
+  if (device < 0 || device >= gpu::kMaxHandleDevices) return DLA_GPU_BLAS_STATUS - 7;  // CUBLAS_STATUS_INVALID_VALUE
   const Cublas* c = cublas();
   if (!c) return DLA_GPU_LIBRARY_MISSING;
-  Handle h = nullptr;
-  Status s = handle_for(*c, device, &h);
+  gpu::BoundHandle b;
+  Status s = gpu::HandlePool<CublasTag>::get(device, &b, [c](gpu::BoundHandle* fresh) { return c->create(&fresh->h); });
+  Handle h = b.h;
   if (!s) s = c->set_stream(h, stream);
   if (!s) {
     switch (static_cast<ScalarType>(job.dtype)) {
-      case ScalarType::Float32: s = gemm(c->sgemm, h, job); break;
-      case ScalarType::Float64: s = gemm(c->dgemm, h, job); break;
-      case ScalarType::Complex64: s = gemm(c->cgemm, h, job); break;
-      case ScalarType::Complex128: s = gemm(c->zgemm, h, job); break;
+      case ScalarType::Float32: s = gpu::gemm_strided_batched<float>(c->sgemm, h, job, kOpN, kOpT); break;
+      case ScalarType::Float64: s = gpu::gemm_strided_batched<double>(c->dgemm, h, job, kOpN, kOpT); break;
+      case ScalarType::Complex64: s = gpu::gemm_strided_batched<std::complex<float>>(c->cgemm, h, job, kOpN, kOpT); break;
+      case ScalarType::Complex128: s = gpu::gemm_strided_batched<std::complex<double>>(c->zgemm, h, job, kOpN, kOpT); break;
       default: return DLA_GPU_UNSUPPORTED;
     }
   }

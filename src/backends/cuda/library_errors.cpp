@@ -1,15 +1,10 @@
 // library_errors.cpp — the text and kind of the error codes of NVIDIA's math libraries as the
 // CUDA table reports them (gpu_ops.h: LIBRARY_MISSING, BLAS_STATUS - s, FFT_STATUS - s,
-// SOLVER_STATUS - s).
-#include <string>
-
+// SOLVER_STATUS - s): NVIDIA's names for the statuses, over backends/gpu/library_errors.h.
 #include "backends/cuda/cuda_libraries.h"
 
 namespace dla::cuda {
 namespace {
-
-thread_local std::string t_missing;  // the loader's text behind this thread's last LIBRARY_MISSING
-thread_local std::string t_text;     // the last status text handed out on this thread
 
 constexpr int kCublasAllocFailed = 3, kCufftAllocFailed = 2, kCusolverAllocFailed = 2;
 
@@ -35,35 +30,14 @@ const char* cufft_result_name(int r) {
   return nullptr;
 }
 
-const char* status_text(const char* library, int status, const char* name) {
-  t_text = std::string(library) + " status " + std::to_string(status) + (name ? std::string(" (") + name + ")" : "");
-  return t_text.c_str();
-}
+const gpu::LibraryFamily kFamily = {"cuBLAS",           "cuFFT",           "cuSOLVER",
+                                    &cublas_status_name, &cufft_result_name, &cusolver_status_name,
+                                    kCublasAllocFailed, kCufftAllocFailed, kCusolverAllocFailed};
 
 }  // namespace
 
-void set_library_missing(std::string why) { t_missing = std::move(why); }
+const char* library_error_string(int err) { return gpu::library_error_string(kFamily, err); }
 
-const char* library_error_string(int err) {
-  if (err == DLA_GPU_LIBRARY_MISSING) return t_missing.c_str();
-  if (err <= DLA_GPU_BLAS_STATUS && err > DLA_GPU_FFT_STATUS) {
-    const int s = DLA_GPU_BLAS_STATUS - err;
-    return status_text("cuBLAS", s, cublas_status_name(s));
-  }
-  if (err <= DLA_GPU_FFT_STATUS && err > DLA_GPU_FFT_STATUS - 1000) {
-    const int s = DLA_GPU_FFT_STATUS - err;
-    return status_text("cuFFT", s, cufft_result_name(s));
-  }
-  if (err <= DLA_GPU_SOLVER_STATUS && err > DLA_GPU_SOLVER_STATUS - 1000) {
-    const int s = DLA_GPU_SOLVER_STATUS - err;
-    return status_text("cuSOLVER", s, cusolver_status_name(s));
-  }
-  return nullptr;
-}
-
-bool library_out_of_memory(int err) {
-  return err == DLA_GPU_BLAS_STATUS - kCublasAllocFailed || err == DLA_GPU_FFT_STATUS - kCufftAllocFailed ||
-         err == DLA_GPU_SOLVER_STATUS - kCusolverAllocFailed;
-}
+bool library_out_of_memory(int err) { return gpu::library_out_of_memory(kFamily, err); }
 
 }  // namespace dla::cuda

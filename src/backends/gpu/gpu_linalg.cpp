@@ -168,7 +168,11 @@ void gpu_lapack(const LapackJob& job) {
     if (err == DLA_GPU_UNSUPPORTED)
       throw NotImplementedError(std::string(fname) + " on device '" + dev.str() + "' is not available yet (the " +
                                 ops.name + " backend has no dense solver library" +
-                                (dev.kind == DeviceKind::ROCM ? std::string(": hipSOLVER is not wired up)") : ")"));
+                                (dev.kind == DeviceKind::ROCM
+                                     ? std::string(" for it: eig and eigvals need hipSOLVER's geev, which dlarray does "
+                                                   "not call yet, and a build with DLARRAY_ROCM_VENDOR_LIBS=OFF leaves "
+                                                   "hipSOLVER out)")
+                                     : ")"));
     if (err == DLA_GPU_LIBRARY_MISSING)  // the loader's text says what was tried and what to install
       throw RuntimeError(std::string(fname) + " on device '" + dev.str() + "': " + ops.error_string(err));
     be->check(err, fname);

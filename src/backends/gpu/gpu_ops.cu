@@ -1,6 +1,7 @@
 // gpu_ops.cu — the vendor half of the GPU backend: memory, streams, events, copy/fill kernels,
 // and the entries into the vendor libraries (cuBLAS, cuFFT, cuSOLVER: backends/cuda/cublas.cpp,
-// cufft.cpp, cusolver.cpp).
+// cufft.cpp, cusolver.cpp; hipBLAS, hipFFT, hipSOLVER: backends/rocm/hipblas.cpp, hipfft.cpp,
+// hipsolver.cpp, left out of ROCm builds with DLARRAY_ROCM_VENDOR_LIBS=OFF).
 //
 // Compiled twice from this one file: by nvcc as CUDA (namespace dla::cuda, linked into
 // dlarray._core with the static CUDA runtime) and by hipcc as HIP with -DDLA_GPU_HIP
@@ -17,6 +18,18 @@
 #include <vector>
 
 #include "backends/cuda/cuda_libraries.h"  // cuBLAS, cuFFT, cuSOLVER, loaded at run time
+#define DLA_GPU_VENDOR_LIBS 1
+#define DLA_GPU_BLAS_GEMM cublas_gemm
+#define DLA_GPU_FFT_EXEC cufft_exec
+#define DLA_GPU_SOLVER_RUN cusolver_run
+#elif defined(DLA_ROCM_VENDOR_LIBS)
+#include <vector>
+
+#include "backends/rocm/rocm_libraries.h"  // hipBLAS, hipFFT, hipSOLVER, loaded at run time
+#define DLA_GPU_VENDOR_LIBS 1
+#define DLA_GPU_BLAS_GEMM hipblas_gemm
+#define DLA_GPU_FFT_EXEC hipfft_exec
+#define DLA_GPU_SOLVER_RUN hipsolver_run
 #endif
 
 namespace dla {
@@ -157,14 +170,14 @@ int launch_word(const DlaGpuStrided& job, gpuStream_t stream) {
 
 // Negative codes are dlarray's own (gpu_ops.h), the others the runtime's.
 const char* error_string(int err) {
-#if !defined(DLA_GPU_HIP)
+#if defined(DLA_GPU_VENDOR_LIBS)
   if (const char* s = library_error_string(err)) return s;
 #endif
   if (err == DLA_GPU_UNSUPPORTED) return "not supported by this backend";
   return gpuGetErrorString(static_cast<gpuError_t>(err));
 }
 int is_out_of_memory(int err) {
-#if !defined(DLA_GPU_HIP)
+#if defined(DLA_GPU_VENDOR_LIBS)
   if (library_out_of_memory(err)) return 1;
 #endif
   return err == static_cast<int>(gpuErrorOutOfMemory);
@@ -269,15 +282,16 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* job, void* temp,
   return launch_segmented_sort(*job, temp, temp_bytes, stream);
 }
 
-// hipBLAS and hipFFT are not wired up (nor installed where dlarray is built): the core raises
-// NotImplementedError for matmul of floating dtypes and for fft on ROCm devices.
+// A ROCm build without the vendor libraries (DLARRAY_ROCM_VENDOR_LIBS=OFF) answers the three
+// library entries DLA_GPU_UNSUPPORTED: the core raises NotImplementedError for matmul of
+// floating dtypes, fft and the LAPACK forms on ROCm devices.
 int gemm_async(int device, const DlaGpuGemm* job, void* stream) {
-#if defined(DLA_GPU_HIP)
+#if !defined(DLA_GPU_VENDOR_LIBS)
   static_cast<void>(device), static_cast<void>(job), static_cast<void>(stream);
   return DLA_GPU_UNSUPPORTED;
 #else
   DLA_ON_DEVICE(device);
-  return cublas_gemm(device, *job, stream);
+  return DLA_GPU_BLAS_GEMM(device, *job, stream);
 #endif
 }
 
@@ -298,13 +312,13 @@ int launch_scale(void* p, int64_t n, double s, gpuStream_t stream) {
 }
 
 int fft_async(int device, const DlaGpuFft* job, void* temp, size_t* temp_bytes, void* stream) {
-#if defined(DLA_GPU_HIP)
+#if !defined(DLA_GPU_VENDOR_LIBS)
   static_cast<void>(device), static_cast<void>(job), static_cast<void>(temp), static_cast<void>(temp_bytes),
       static_cast<void>(stream);
   return DLA_GPU_UNSUPPORTED;
 #else
   DLA_ON_DEVICE(device);
-  if (int err = cufft_exec(device, *job, temp, temp_bytes, stream)) return err;
+  if (int err = DLA_GPU_FFT_EXEC(device, *job, temp, temp_bytes, stream)) return err;
   if (!temp || job->scale == 1.0) return 0;
   // Real numbers in the output: the complex entries count twice.
   int64_t reals = job->batch * (job->kind == DLA_GPU_FFT_C2R ? 1 : 2);
@@ -316,18 +330,17 @@ int fft_async(int device, const DlaGpuFft* job, void* temp, size_t* temp_bytes, 
 #endif
 }
 
-// hipSOLVER is not wired up either: NotImplementedError for the LAPACK forms on ROCm devices.
 int solver_async(int device, const DlaGpuSolver* job, void* temp, size_t* temp_bytes, void* stream) {
-#if defined(DLA_GPU_HIP)
+#if !defined(DLA_GPU_VENDOR_LIBS)
   static_cast<void>(device), static_cast<void>(job), static_cast<void>(temp), static_cast<void>(temp_bytes),
       static_cast<void>(stream);
   return DLA_GPU_UNSUPPORTED;
 #else
   DLA_ON_DEVICE(device);
-  // Some cuSOLVER routines (Xgeev) also want host workspace, which must outlive the work they
-  // queue: it is held here, and the stream drained before it goes.
+  // Some solver routines (cuSOLVER's Xgeev) also want host workspace, which must outlive the
+  // work they queue: it is held here, and the stream drained before it goes.
   std::vector<unsigned char> host_work;
-  const int err = cusolver_run(device, *job, temp, temp_bytes, stream, &host_work);
+  const int err = DLA_GPU_SOLVER_RUN(device, *job, temp, temp_bytes, stream, &host_work);
   if (!host_work.empty()) {
     const gpuError_t e = gpuStreamSynchronize(as_stream(stream));
     if (!err && e != gpuSuccess) return static_cast<int>(e);

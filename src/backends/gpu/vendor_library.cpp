@@ -74,7 +74,16 @@ std::string joined(const char* const* list, const char* sep) {
 }
 
 std::string install_hint(const VendorLibrarySpec& spec) {
+  if (!spec.extra)  // ROCm's libraries come from ROCm's own packages, not from PyPI
+    return std::string("Install ROCm's ") + spec.package + " package (`apt install " + spec.package +
+           "` from AMD's ROCm repository)";
   return std::string("Install it with `pip install dlarray[") + spec.extra + "]` (or `pip install " + spec.package + "`)";
+}
+
+std::vector<std::string> listed(const char* const* list) {
+  std::vector<std::string> out;
+  for (const char* const* p = list; p && *p; ++p) out.push_back(*p);
+  return out;
 }
 
 }  // namespace
@@ -106,9 +115,15 @@ void* open_vendor_library(const VendorLibrarySpec& spec, std::string* why) {
     }
   }
   if (void* h = try_dirs(spec, dirs, true, &first_error)) return h;
-  *why = spec.name + std::string(" (") + names + ") could not be loaded: looked on the system's library path and in " +
-         joined(spec.wheel_dirs, ", ") + " under dlarray's site-packages and " + std::to_string(from_python) +
-         " sys.path entries" + (first_error.empty() ? "" : " (" + first_error + ")") + ". " + install_hint(spec) +
+  const std::vector<std::string> install_dirs = listed(spec.install_dirs);
+  if (void* h = try_dirs(spec, install_dirs, false, &first_error)) return h;
+  std::string where = "on the system's library path";
+  if (*spec.wheel_dirs)
+    where += " and in " + joined(spec.wheel_dirs, ", ") + " under dlarray's site-packages and " +
+             std::to_string(from_python) + " sys.path entries";
+  if (!install_dirs.empty()) where += " and in " + joined(spec.install_dirs, ", ");
+  *why = spec.name + std::string(" (") + names + ") could not be loaded: looked " + where +
+         (first_error.empty() ? "" : " (" + first_error + ")") + ". " + install_hint(spec) +
          ", or point DLARRAY_GPU_LIBRARY_PATH at the directory that holds it";
   return nullptr;
 }

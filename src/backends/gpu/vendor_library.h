@@ -1,5 +1,5 @@
-// vendor_library.h — the GPU vendors' math libraries (cuBLAS, cuFFT, cuSOLVER), opened with
-// dlopen on first use.
+// vendor_library.h — the GPU vendors' math libraries (cuBLAS, cuFFT, cuSOLVER; hipBLAS, hipFFT,
+// hipSOLVER), opened with dlopen on first use.
 //
 // dlarray links none of them: they are hundreds of megabytes, `import dlarray` must stay fast
 // and work without them, and the CUDA ones come from PyPI wheels (nvidia-cublas, ...) that
@@ -7,7 +7,9 @@
 //   1. only in the directories of DLARRAY_GPU_LIBRARY_PATH (':'-separated), when it is set;
 //   2. by its plain soname: already loaded (by PyTorch, CuPy) or on the system's library path;
 //   3. in the wheels' directories (e.g. nvidia/cu13/lib) under the site-packages dlarray is
-//      installed in, then under every sys.path entry.
+//      installed in, then under every sys.path entry;
+//   4. in the spec's install directories (ROCm's /opt/rocm/lib, which ROCm's installers do not
+//      always put on the library path).
 // The caller resolves the few functions it needs with dlsym into prototypes it declares itself
 // from the vendor's published API (no vendor header is needed to build dlarray).
 #pragma once
@@ -21,7 +23,9 @@ struct VendorLibrarySpec {
   const char* const* sonames;     // newest first; nullptr-terminated
   const char* const* wheel_dirs;  // relative to a site-packages directory; nullptr-terminated
   const char* package;            // the PyPI package that installs it: "nvidia-cublas"
-  const char* extra;              // dlarray's optional dependency that pulls it in: "cuda"
+  const char* extra;              // dlarray's optional dependency that pulls it in: "cuda"; nullptr
+                                  // when no pip extra installs it (ROCm: `package` is ROCm's package)
+  const char* const* install_dirs = nullptr;  // absolute, searched last; nullptr-terminated, or nullptr
 };
 
 // The library's handle (never closed), or nullptr with *why saying what was tried and what to

@@ -1,18 +1,20 @@
-// solver_kernels.cu — the element work around cuSOLVER's routines (declared in cuda_libraries.h,
-// called by cusolver.cpp): what LAPACK's conventions as dlarray returns them (lapack_cpu.cpp)
-// need beyond the factorizations: zeroed triangles, identities, R out of geqrf's result,
-// adjoints for wide SVDs, determinants from LU factors, and complex eigenvectors from real
-// ones. CUDA only (hipSOLVER is not wired up); every kernel is a grid-stride loop over the whole
-// stack at once, queued on the caller's stream of the current device.
-#include <cuda_runtime.h>
+// solver_kernels.cu — the element work around cuSOLVER's and hipSOLVER's routines (declared in
+// solver_kernels.h, called by dense_solver.cpp): what LAPACK's conventions as dlarray returns
+// them (lapack_cpu.cpp) need beyond the factorizations: zeroed triangles, identities, R out of
+// geqrf's result, adjoints for wide SVDs, determinants from LU factors, and complex
+// eigenvectors from real ones. Compiled twice, as CUDA and as HIP (-DDLA_GPU_HIP: the runtime
+// calls through gpu_runtime.h's names); each build is its own module, so both keep the
+// namespace dla::gpu. Every kernel is a grid-stride loop over the whole stack at once, queued
+// on the caller's stream of the current device.
 #include <stdint.h>
 
 #include <cmath>
 
-#include "backends/cuda/cuda_libraries.h"
+#include "backends/gpu/gpu_runtime.h"
+#include "backends/gpu/solver_kernels.h"
 #include "core/dtype.h"
 
-namespace dla::cuda {
+namespace dla::gpu {
 namespace {
 
 template <class R>
@@ -168,7 +170,7 @@ __global__ void unpack_kernel(Cx<R>* v, int64_t v_step, const R* vr, const Cx<R>
   }
 }
 
-int last_error() { return static_cast<int>(cudaGetLastError()); }
+int last_error() { return static_cast<int>(gpuGetLastError()); }
 
 // The launch (the variadic argument) once per element type T.
 #define DLA_BY_DTYPE(dtype, ...)                                                \
@@ -177,7 +179,7 @@ int last_error() { return static_cast<int>(cudaGetLastError()); }
     case ScalarType::Float64: { using T = double; __VA_ARGS__; break; }         \
     case ScalarType::Complex64: { using T = Cx<float>; __VA_ARGS__; break; }    \
     case ScalarType::Complex128: { using T = Cx<double>; __VA_ARGS__; break; }  \
-    default: return static_cast<int>(cudaErrorInvalidValue);                    \
+    default: return static_cast<int>(gpuErrorInvalidValue);                    \
   }
 
 }  // namespace
@@ -185,8 +187,8 @@ int last_error() { return static_cast<int>(cudaGetLastError()); }
 int solver_zero_triangle(int dtype, void* a, int64_t n, int64_t step, int64_t batch, bool lower, void* stream) {
   const int64_t total = batch * n * n;
   if (total == 0) return 0;
-  static_cast<void>(cudaGetLastError());
-  auto s = static_cast<cudaStream_t>(stream);
+  static_cast<void>(gpuGetLastError());
+  auto s = static_cast<gpuStream_t>(stream);
   DLA_BY_DTYPE(dtype, zero_triangle_kernel<T><<<blocks_for(total), kThreads, 0, s>>>(static_cast<T*>(a), n, step,
                                                                                      batch, lower));
   return last_error();
@@ -195,8 +197,8 @@ int solver_zero_triangle(int dtype, void* a, int64_t n, int64_t step, int64_t ba
 int solver_identity(int dtype, void* x, int64_t rows, int64_t cols, int64_t step, int64_t batch, void* stream) {
   const int64_t total = batch * rows * cols;
   if (total == 0) return 0;
-  static_cast<void>(cudaGetLastError());
-  auto s = static_cast<cudaStream_t>(stream);
+  static_cast<void>(gpuGetLastError());
+  auto s = static_cast<gpuStream_t>(stream);
   DLA_BY_DTYPE(dtype, identity_kernel<T><<<blocks_for(total), kThreads, 0, s>>>(static_cast<T*>(x), rows, cols, step,
                                                                                 batch));
   return last_error();
@@ -206,8 +208,8 @@ int solver_upper(int dtype, void* r, int64_t rrows, int64_t n, int64_t r_step, c
                  int64_t a_step, int64_t batch, void* stream) {
   const int64_t total = batch * rrows * n;
   if (total == 0) return 0;
-  static_cast<void>(cudaGetLastError());
-  auto s = static_cast<cudaStream_t>(stream);
+  static_cast<void>(gpuGetLastError());
+  auto s = static_cast<gpuStream_t>(stream);
   DLA_BY_DTYPE(dtype, upper_kernel<T><<<blocks_for(total), kThreads, 0, s>>>(
                           static_cast<T*>(r), rrows, n, r_step, static_cast<const T*>(a), m, a_step, batch));
   return last_error();
@@ -217,8 +219,8 @@ int solver_adjoint(int dtype, void* out, const void* in, int64_t rows, int64_t c
                    int64_t in_step, int64_t batch, void* stream) {
   const int64_t total = batch * rows * cols;
   if (total == 0) return 0;
-  static_cast<void>(cudaGetLastError());
-  auto s = static_cast<cudaStream_t>(stream);
+  static_cast<void>(gpuGetLastError());
+  auto s = static_cast<gpuStream_t>(stream);
   DLA_BY_DTYPE(dtype, adjoint_kernel<T><<<blocks_for(total), kThreads, 0, s>>>(
                           static_cast<T*>(out), static_cast<const T*>(in), rows, cols, out_step, in_step, batch));
   return last_error();
@@ -227,8 +229,8 @@ int solver_adjoint(int dtype, void* out, const void* in, int64_t rows, int64_t c
 int solver_determinant(int dtype, bool slog, const void* lu, int64_t n, int64_t step, const int64_t* ipiv,
                        int32_t* info, void* out0, void* out1, int64_t batch, void* stream) {
   if (batch == 0) return 0;
-  static_cast<void>(cudaGetLastError());
-  auto s = static_cast<cudaStream_t>(stream);
+  static_cast<void>(gpuGetLastError());
+  auto s = static_cast<gpuStream_t>(stream);
   DLA_BY_DTYPE(dtype, determinant_kernel<T><<<blocks_for(batch), kThreads, 0, s>>>(
                           slog, static_cast<const T*>(lu), n, step, ipiv, info, static_cast<T*>(out0),
                           static_cast<typename Ops<T>::Real*>(out1), batch));
@@ -239,8 +241,8 @@ int solver_unpack_vectors(int dtype, void* v, int64_t v_step, const void* vr, co
                           int64_t n, int64_t batch, void* stream) {
   const int64_t total = batch * n * n;
   if (total == 0) return 0;
-  static_cast<void>(cudaGetLastError());
-  auto s = static_cast<cudaStream_t>(stream);
+  static_cast<void>(gpuGetLastError());
+  auto s = static_cast<gpuStream_t>(stream);
   switch (static_cast<ScalarType>(dtype)) {
     case ScalarType::Float32:
       unpack_kernel<float><<<blocks_for(total), kThreads, 0, s>>>(
@@ -252,19 +254,19 @@ int solver_unpack_vectors(int dtype, void* v, int64_t v_step, const void* vr, co
           static_cast<Cx<double>*>(v), v_step, static_cast<const double*>(vr), static_cast<const Cx<double>*>(w),
           w_step, n, batch);
       break;
-    default: return static_cast<int>(cudaErrorInvalidValue);
+    default: return static_cast<int>(gpuErrorInvalidValue);
   }
   return last_error();
 }
 
 int solver_memset_zero(void* p, size_t n, void* stream) {
   if (n == 0) return 0;
-  return static_cast<int>(cudaMemsetAsync(p, 0, n, static_cast<cudaStream_t>(stream)));
+  return static_cast<int>(gpuMemsetAsync(p, 0, n, static_cast<gpuStream_t>(stream)));
 }
 
 int solver_memcpy(void* dst, const void* src, size_t n, void* stream) {
   if (n == 0) return 0;
-  return static_cast<int>(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)));
+  return static_cast<int>(gpuMemcpyAsync(dst, src, n, gpuMemcpyDefault, static_cast<gpuStream_t>(stream)));
 }
 
-}  // namespace dla::cuda
+}  // namespace dla::gpu

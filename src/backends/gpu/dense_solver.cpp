@@ -1,0 +1,336 @@
+// dense_solver.cpp — the LAPACK forms over cuSOLVER or hipSOLVER (see dense_solver.h). Compiled
+// into each GPU module: dlarray._core (CUDA) and dlarray._rocm (HIP).
+//
+// Each job loops over its stack, one routine call per matrix on the job's stream, with device
+// workspace from the caller's scratch (the core's stream-ordered pool); what LAPACK's
+// conventions need beyond the routines (zeroed triangles, identities, determinants from LU
+// factors, complex eigenvectors from real ones) is queued by the kernels of solver_kernels.h.
+// Nothing here waits for the device: the core reads the info array back afterwards (its one
+// device-to-host transfer per call).
+#include "backends/gpu/dense_solver.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "backends/gpu/solver_kernels.h"
+#include "core/dtype.h"
+#include "core/linalg_ops.h"
+
+namespace dla::gpu {
+namespace {
+
+using Status = int;  // the library's status (cusolverStatus_t / hipsolverStatus_t)
+
+// Scratch carved into aligned pieces: the routine's workspace, pivots, tau, temporary matrices.
+struct Carve {
+  size_t used = 0;
+  size_t take(size_t bytes) {
+    const size_t at = used;
+    used += (bytes + 255) / 256 * 256;
+    return at;
+  }
+};
+
+// Everything one job needs, computed identically by the sizing call and the running call.
+struct Run {
+  const DenseSolverLibrary& c;
+  const DenseSolverEnums& e;
+  void* h;
+  void* p;
+  const DlaGpuSolver& j;
+  void* stream;
+  std::vector<unsigned char>* host;
+  int type, rtype, ctype;  // data type of the elements, of their real part, of the complex type
+  int code;                // 0..3: float32, float64, complex64, complex128
+  size_t item, real;
+  bool is_complex;
+  char* scratch = nullptr;  // nullptr while sizing
+  Carve carve = {};
+  size_t dev_bytes = 0, host_bytes = 0;  // the routine workspace (the largest asked for)
+
+  char* at(size_t offset) const { return scratch ? scratch + offset : nullptr; }
+  void* a(int64_t i) const { return static_cast<char*>(j.a) + i * j.a_step * item; }
+  void* b(int64_t i) const { return static_cast<char*>(j.b) + i * j.b_step * item; }
+  void* out(int k, int64_t i, size_t width) const { return static_cast<char*>(j.out[k]) + i * j.out_step[k] * width; }
+  int* info(int64_t i) const { return j.info + i; }
+  int64_t ld(int64_t rows) const { return rows > 1 ? rows : 1; }
+  void need(size_t dev, size_t hst) {
+    dev_bytes = std::max(dev_bytes, dev);
+    host_bytes = std::max(host_bytes, hst);
+  }
+};
+
+// The per-op bodies. Each runs twice: sizing (r.scratch == nullptr: only the bufferSize queries
+// and the carving) and running (the same carving, then the calls). Returns the library's status,
+// or dlarray's own code for a kernel's runtime error.
+#define DLA_TRY(call)                           \
+  do {                                          \
+    if (Status s_ = (call)) return s_;          \
+  } while (0)
+#define DLA_KERNEL(call)                        \
+  do {                                          \
+    if (int e_ = (call)) return -e_;            \
+  } while (0)
+
+Status cholesky(Run& r, size_t work) {
+  const int64_t n = r.j.n;
+  const int uplo = (r.j.flags & DLA_GPU_SOLVER_UPPER) ? r.e.upper : r.e.lower;
+  if (n == 0) return 0;  // nothing to factor (nor to query: sizes of 0 are not every routine's case)
+  size_t dev = 0, hst = 0;
+  DLA_TRY(r.c.potrf_size(r.h, r.p, uplo, n, r.type, r.a(0), r.ld(n), r.type, &dev, &hst));
+  r.need(dev, hst);
+  if (!r.scratch) return 0;
+  for (int64_t i = 0; i < r.j.batch; ++i)
+    DLA_TRY(r.c.potrf(r.h, r.p, uplo, n, r.type, r.a(i), r.ld(n), r.type, r.at(work), r.dev_bytes,
+                      r.host->data(), r.host_bytes, r.info(i)));
+  // potrf leaves the other triangle as it was: the factor has zeros there.
+  DLA_KERNEL(solver_zero_triangle(r.j.dtype, r.j.a, n, r.j.a_step, r.j.batch, uplo == r.e.upper, r.stream));
+  return 0;
+}
+
+// inv (against the identity in out[0]), solve (b), det / slogdet: one LU factorization each.
+Status lu_based(Run& r, size_t work, LinalgOpId op) {
+  const int64_t n = r.j.n;
+  const bool det = op == LinalgOpId::det || op == LinalgOpId::slogdet;
+  size_t dev = 0, hst = 0;
+  if (n > 0) DLA_TRY(r.c.getrf_size(r.h, r.p, n, n, r.type, r.a(0), r.ld(n), r.type, &dev, &hst));
+  r.need(dev, hst);
+  // Pivots: one set reused per matrix, or (det) one per matrix for the kernel afterwards.
+  const size_t ipiv_at = r.carve.take(sizeof(int64_t) * size_t(n) * size_t(det ? r.j.batch : 1) + 8);
+  const size_t info2_at = r.carve.take(sizeof(int));  // getrs's own info (0 unless an argument is wrong)
+  if (!r.scratch) return 0;
+  auto* ipiv = reinterpret_cast<int64_t*>(r.at(ipiv_at));
+  auto* info2 = reinterpret_cast<int*>(r.at(info2_at));
+  if (op == LinalgOpId::inv) DLA_KERNEL(solver_identity(r.j.dtype, r.j.out[0], n, n, r.j.out_step[0], r.j.batch, r.stream));
+  for (int64_t i = 0; i < r.j.batch && n > 0; ++i) {
+    int64_t* piv = det ? ipiv + i * n : ipiv;
+    DLA_TRY(r.c.getrf(r.h, r.p, n, n, r.type, r.a(i), r.ld(n), piv, r.type, r.at(work), r.dev_bytes,
+                      r.host->data(), r.host_bytes, r.info(i)));
+    if (op == LinalgOpId::inv) {
+      DLA_TRY(r.c.getrs(r.h, r.p, r.e.op_n, n, n, r.type, r.a(i), r.ld(n), piv, r.type, r.out(0, i, r.item), r.ld(n),
+                        info2));
+    } else if (op == LinalgOpId::solve && r.j.nrhs > 0) {
+      // A transposed a (row-major copy): solve with A^T's factors, trans 'T' (not the conjugate).
+      const int trans = (r.j.flags & DLA_GPU_SOLVER_TRANSPOSED) ? r.e.op_t : r.e.op_n;
+      DLA_TRY(r.c.getrs(r.h, r.p, trans, n, r.j.nrhs, r.type, r.a(i), r.ld(n), piv, r.type, r.b(i), r.ld(n), info2));
+    }
+  }
+  if (det)
+    DLA_KERNEL(solver_determinant(r.j.dtype, op == LinalgOpId::slogdet, r.j.a, n, r.j.a_step, ipiv, r.j.info,
+                                  r.j.out[0], r.j.out[1], r.j.batch, r.stream));
+  return 0;
+}
+
+Status qr(Run& r, size_t work) {
+  const int64_t m = r.j.m, n = r.j.n, k = std::min(m, n);
+  const bool full = r.j.flags & DLA_GPU_SOLVER_FULL;
+  const int64_t qcols = full ? m : k, rrows = full ? m : k;
+  if (m > INT_MAX || qcols > INT_MAX) return r.e.not_supported;  // ?orgqr takes 32-bit sizes
+  size_t dev = 0, hst = 0;
+  const size_t tau_at = r.carve.take(r.item * size_t(k) + 8);
+  const size_t info2_at = r.carve.take(sizeof(int));
+  if (k > 0) {
+    DLA_TRY(r.c.geqrf_size(r.h, r.p, m, n, r.type, r.a(0), r.ld(m), r.type, r.at(tau_at), r.type, &dev, &hst));
+    r.need(dev, hst);
+    int lwork = 0;
+    DLA_TRY(r.c.orgqr_size[r.code](r.h, int(m), int(qcols), int(k), r.out(0, 0, r.item), int(r.ld(m)), r.at(tau_at),
+                                   &lwork));
+    r.need(r.item * size_t(lwork > 0 ? lwork : 1), 0);
+  }
+  if (!r.scratch) return 0;
+  if (k == 0) {  // no reflectors: Q is the identity (complete mode's m x m; reduced mode's is empty)
+    if (m * qcols > 0) DLA_KERNEL(solver_identity(r.j.dtype, r.j.out[0], m, qcols, r.j.out_step[0], r.j.batch, r.stream));
+  }
+  for (int64_t i = 0; i < r.j.batch && k > 0; ++i) {
+    DLA_TRY(r.c.geqrf(r.h, r.p, m, n, r.type, r.a(i), r.ld(m), r.type, r.at(tau_at), r.type, r.at(work), r.dev_bytes,
+                      r.host->data(), r.host_bytes, r.info(i)));
+    // The reflectors (a's first k columns) into Q, which ?orgqr expands in place.
+    void* q = r.out(0, i, r.item);
+    DLA_KERNEL(solver_memcpy(q, r.a(i), r.item * size_t(m * k), r.stream));
+    const int lwork = static_cast<int>(std::min<size_t>(r.dev_bytes / r.item, INT_MAX));
+    DLA_TRY(r.c.orgqr[r.code](r.h, int(m), int(qcols), int(k), q, int(r.ld(m)), r.at(tau_at), r.at(work), lwork,
+                              reinterpret_cast<int*>(r.at(info2_at))));
+  }
+  if (rrows * n > 0)
+    DLA_KERNEL(solver_upper(r.j.dtype, r.j.out[1], rrows, n, r.j.out_step[1], r.j.a, m, r.j.a_step, r.j.batch,
+                            r.stream));
+  return 0;
+}
+
+// Xgesvd needs m >= n: a wide matrix is decomposed as its adjoint, A^H = U' S V'^H,
+// so A = V' S U'^H: U = V' and Vh = U'^H, each one adjoint kernel away.
+Status svd(Run& r, size_t work) {
+  const int64_t m = r.j.m, n = r.j.n, k = std::min(m, n);
+  const bool full = r.j.flags & DLA_GPU_SOLVER_FULL, vectors = r.j.flags & DLA_GPU_SOLVER_VECTORS;
+  const int64_t ucols = full ? m : k, vtrows = full ? n : k;
+  const signed char job = vectors ? (full ? 'A' : 'S') : 'N';
+  const bool wide = m < n;
+  const int64_t tm = wide ? n : m, tn = wide ? m : n;  // the tall matrix handed to gesvd
+  const int64_t tu_cols = full ? tm : k;               // its U' is tm x tu_cols, its V'^H tn x tn (tn == k)
+  const size_t at_at = wide ? r.carve.take(r.item * size_t(m * n)) : 0;
+  const size_t tu_at = wide && vectors ? r.carve.take(r.item * size_t(tm * tu_cols)) : 0;
+  const size_t tv_at = wide && vectors ? r.carve.take(r.item * size_t(tn * tn)) : 0;
+  if (k > 0) {
+    size_t dev = 0, hst = 0;
+    DLA_TRY(r.c.gesvd_size(r.h, r.p, job, job, tm, tn, r.type, wide ? r.at(at_at) : r.a(0), r.ld(tm), r.rtype,
+                           r.out(1, 0, r.real), r.type, nullptr, r.ld(tm), r.type, nullptr, r.ld(tn), r.type, &dev,
+                           &hst));
+    r.need(dev, hst);
+  }
+  if (!r.scratch) return 0;
+  if (k == 0) {  // nothing to decompose; the full factors of an empty matrix are identities
+    if (vectors && full) {
+      if (m > 0) DLA_KERNEL(solver_identity(r.j.dtype, r.j.out[0], m, m, r.j.out_step[0], r.j.batch, r.stream));
+      if (n > 0) DLA_KERNEL(solver_identity(r.j.dtype, r.j.out[2], n, n, r.j.out_step[2], r.j.batch, r.stream));
+    }
+    return 0;
+  }
+  for (int64_t i = 0; i < r.j.batch; ++i) {
+    void* s = r.out(1, i, r.real);
+    if (!wide) {
+      DLA_TRY(r.c.gesvd(r.h, r.p, job, job, m, n, r.type, r.a(i), r.ld(m), r.rtype, s, r.type,
+                        vectors ? r.out(0, i, r.item) : nullptr, r.ld(m), r.type, vectors ? r.out(2, i, r.item) : nullptr,
+                        r.ld(vtrows), r.type, r.at(work), r.dev_bytes, r.host->data(), r.host_bytes, r.info(i)));
+      continue;
+    }
+    DLA_KERNEL(solver_adjoint(r.j.dtype, r.at(at_at), r.a(i), m, n, 0, 0, 1, r.stream));
+    DLA_TRY(r.c.gesvd(r.h, r.p, job, job, tm, tn, r.type, r.at(at_at), r.ld(tm), r.rtype, s, r.type,
+                      vectors ? r.at(tu_at) : nullptr, r.ld(tm), r.type, vectors ? r.at(tv_at) : nullptr, r.ld(tn),
+                      r.type, r.at(work), r.dev_bytes, r.host->data(), r.host_bytes, r.info(i)));
+    if (vectors) {
+      DLA_KERNEL(solver_adjoint(r.j.dtype, r.out(0, i, r.item), r.at(tv_at), tn, ucols, 0, 0, 1, r.stream));
+      DLA_KERNEL(solver_adjoint(r.j.dtype, r.out(2, i, r.item), r.at(tu_at), tm, vtrows, 0, 0, 1, r.stream));
+    }
+  }
+  return 0;
+}
+
+Status eigh(Run& r, size_t work) {
+  const int64_t n = r.j.n;
+  const int jobz = (r.j.flags & DLA_GPU_SOLVER_VECTORS) ? r.e.vector : r.e.no_vector;
+  if (n == 0) return 0;
+  size_t dev = 0, hst = 0;
+  DLA_TRY(r.c.syevd_size(r.h, r.p, jobz, r.e.lower, n, r.type, r.a(0), r.ld(n), r.rtype, r.out(0, 0, r.real), r.type,
+                         &dev, &hst));
+  r.need(dev, hst);
+  if (!r.scratch) return 0;
+  for (int64_t i = 0; i < r.j.batch; ++i)
+    DLA_TRY(r.c.syevd(r.h, r.p, jobz, r.e.lower, n, r.type, r.a(i), r.ld(n), r.rtype, r.out(0, i, r.real), r.type,
+                      r.at(work), r.dev_bytes, r.host->data(), r.host_bytes, r.info(i)));
+  return 0;
+}
+
+// eig: the eigenvalues straight into out[0] as complex numbers (Xgeev's complex-W option for
+// real matrices); real matrices' eigenvectors come real, conjugate pairs packed in two columns
+// as LAPACK's ?geev packs them, and are unpacked into out[1] afterwards.
+Status eig(Run& r, size_t work) {
+  const int64_t n = r.j.n;
+  const bool vectors = r.j.flags & DLA_GPU_SOLVER_VECTORS;
+  const int jobvr = vectors ? r.e.vector : r.e.no_vector;
+  const bool packed = vectors && !r.is_complex;
+  const size_t vr_at = packed ? r.carve.take(r.item * size_t(n * n) * size_t(r.j.batch)) : 0;
+  const int vr_type = r.is_complex ? r.type : r.rtype;
+  auto vr = [&](int64_t i) -> void* {
+    if (!vectors) return nullptr;
+    return packed ? static_cast<void*>(r.at(vr_at) + r.item * size_t(n * n * i)) : r.out(1, i, 2 * r.real);
+  };
+  if (n == 0) return 0;
+  size_t dev = 0, hst = 0;
+  DLA_TRY(r.c.geev_size(r.h, r.p, r.e.no_vector, jobvr, n, r.type, r.a(0), r.ld(n), r.ctype, r.out(0, 0, 2 * r.real),
+                        vr_type, nullptr, 1, vr_type, vr(0), r.ld(n), r.type, &dev, &hst));
+  r.need(dev, hst);
+  if (!r.scratch) return 0;
+  for (int64_t i = 0; i < r.j.batch; ++i)
+    DLA_TRY(r.c.geev(r.h, r.p, r.e.no_vector, jobvr, n, r.type, r.a(i), r.ld(n), r.ctype, r.out(0, i, 2 * r.real),
+                     vr_type, nullptr, 1, vr_type, vr(i), r.ld(n), r.type, r.at(work), r.dev_bytes, r.host->data(),
+                     r.host_bytes, r.info(i)));
+  if (packed)
+    DLA_KERNEL(solver_unpack_vectors(r.j.dtype, r.j.out[1], r.j.out_step[1], r.at(vr_at), r.j.out[0],
+                                     r.j.out_step[0], n, r.j.batch, r.stream));
+  return 0;
+}
+
+// The op's body; `work` is where the routine workspace starts in the scratch.
+Status dispatch(Run& r, size_t work) {
+  const auto op = static_cast<LinalgOpId>(r.j.op);
+  switch (op) {
+    case LinalgOpId::cholesky: return cholesky(r, work);
+    case LinalgOpId::inv:
+    case LinalgOpId::solve:
+    case LinalgOpId::det:
+    case LinalgOpId::slogdet: return lu_based(r, work, op);
+    case LinalgOpId::qr: return qr(r, work);
+    case LinalgOpId::svd:
+    case LinalgOpId::svdvals: return svd(r, work);
+    case LinalgOpId::eigh:
+    case LinalgOpId::eigvalsh: return eigh(r, work);
+    case LinalgOpId::eig:
+    case LinalgOpId::eigvals: return eig(r, work);
+    default: return r.e.invalid_value;
+  }
+}
+
+// A status or a kernel's runtime error (negated by DLA_KERNEL) as the table's code.
+int code_of(Status s) { return s > 0 ? DLA_GPU_SOLVER_STATUS - s : -s; }
+
+}  // namespace
+
+int dense_solver_check(const DenseSolverEnums& e, const DlaGpuSolver& job, bool has_geev) {
+  if (job.batch < 1 || job.m < 0 || job.n < 0) return DLA_GPU_SOLVER_STATUS - e.invalid_value;
+  const auto op = static_cast<LinalgOpId>(job.op);
+  if ((op == LinalgOpId::eig || op == LinalgOpId::eigvals) && !has_geev) return DLA_GPU_UNSUPPORTED;
+  switch (static_cast<ScalarType>(job.dtype)) {
+    case ScalarType::Float32:
+    case ScalarType::Float64:
+    case ScalarType::Complex64:
+    case ScalarType::Complex128: return 0;
+    default: return DLA_GPU_UNSUPPORTED;
+  }
+}
+
+namespace {
+int run_job(const DenseSolverLibrary& c, const DenseSolverEnums& e, BoundHandle b, const DlaGpuSolver& job, void* temp,
+            size_t* temp_bytes, void* stream, std::vector<unsigned char>* host_work) {
+  if (int err = dense_solver_check(e, job, c.geev_size && c.geev)) return err;
+  int type, rtype, ctype, code;
+  switch (static_cast<ScalarType>(job.dtype)) {
+    case ScalarType::Float32: type = e.r32f, rtype = e.r32f, ctype = e.c32f, code = 0; break;
+    case ScalarType::Float64: type = e.r64f, rtype = e.r64f, ctype = e.c64f, code = 1; break;
+    case ScalarType::Complex64: type = e.c32f, rtype = e.r32f, ctype = e.c32f, code = 2; break;
+    case ScalarType::Complex128: type = e.c64f, rtype = e.r64f, ctype = e.c64f, code = 3; break;
+    default: return DLA_GPU_UNSUPPORTED;
+  }
+  const size_t real = (code == 1 || code == 3) ? 8 : 4;
+  Run r{c, e, b.h, b.p, job, stream, host_work, type, rtype, ctype, code, code >= 2 ? 2 * real : real, real, code >= 2};
+  // Sizing: the pieces first, the routine workspace after them (its size is known last).
+  if (Status s = dispatch(r, 0)) return code_of(s);
+  const size_t work = r.carve.take(0);
+  const size_t need = work + r.dev_bytes + 256;
+  if (!temp) {
+    *temp_bytes = need;
+    return 0;
+  }
+  if (*temp_bytes < need) return DLA_GPU_SOLVER_STATUS - e.invalid_value;
+  host_work->assign(r.host_bytes, 0);
+  Run run{c, e, b.h, b.p, job, stream, host_work, type, rtype, ctype, code, r.item, real, r.is_complex};
+  run.scratch = static_cast<char*>(temp);
+  run.dev_bytes = r.dev_bytes;
+  run.host_bytes = r.host_bytes;
+  // Every matrix's info starts at 0: routines skipped for empty matrices leave it so.
+  if (int err = solver_memset_zero(job.info, sizeof(int32_t) * size_t(job.batch), stream)) return err;
+  return code_of(dispatch(run, work));
+}
+}  // namespace
+
+int dense_solver_run(const DenseSolverLibrary& lib, const DenseSolverEnums& e, BoundHandle b, const DlaGpuSolver& job,
+                     void* temp, size_t* temp_bytes, void* stream, std::vector<unsigned char>* host_work) {
+  try {  // nothing may cross the C table; what can throw here is allocation
+    return run_job(lib, e, b, job, temp, temp_bytes, stream, host_work);
+  } catch (...) {
+    return DLA_GPU_SOLVER_STATUS - e.alloc_failed;
+  }
+}
+
+}  // namespace dla::gpu

@@ -1,0 +1,81 @@
+// dense_solver.h — the LAPACK forms of the linalg extension (the DlaGpuSolver entry of
+// gpu_ops.h) over a dense solver library with cuSOLVER's 64-bit generic ("X") interface:
+// cuSOLVER itself (backends/cuda/cusolver.cpp) and hipSOLVER, whose compatibility API mirrors it
+// (backends/rocm/hipsolver.cpp, which fills in the routines hipSOLVER lacks in that form from
+// its typed ones). The loaders resolve the functions and name the library's enumerations;
+// dense_solver.cpp owns what the ops do with them: one routine call per matrix of the stack on
+// the job's stream, device workspace from the caller's scratch, and the kernels of
+// solver_kernels.h for what LAPACK's conventions need beyond the routines.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "backends/gpu/gpu_ops.h"
+#include "backends/gpu/handle_pool.h"
+
+namespace dla::gpu {
+
+// The routines, with the generic interface's prototypes: handle and params first, sizes
+// int64_t, element types as data-type ints, work-area sizes in bytes; statuses are ints.
+// Enumerations are passed as ints, their values the library's own (below).
+struct DenseSolverLibrary {
+  int (*potrf_size)(void* h, void* p, int uplo, int64_t n, int type, const void* a, int64_t lda, int compute,
+                    size_t* dev, size_t* host);
+  int (*potrf)(void* h, void* p, int uplo, int64_t n, int type, void* a, int64_t lda, int compute, void* dev,
+               size_t dev_bytes, void* host, size_t host_bytes, int* info);
+  int (*getrf_size)(void* h, void* p, int64_t m, int64_t n, int type, const void* a, int64_t lda, int compute,
+                    size_t* dev, size_t* host);
+  int (*getrf)(void* h, void* p, int64_t m, int64_t n, int type, void* a, int64_t lda, int64_t* ipiv, int compute,
+               void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info);
+  int (*getrs)(void* h, void* p, int trans, int64_t n, int64_t nrhs, int type_a, const void* a, int64_t lda,
+               const int64_t* ipiv, int type_b, void* b, int64_t ldb, int* info);
+  int (*geqrf_size)(void* h, void* p, int64_t m, int64_t n, int type, const void* a, int64_t lda, int type_tau,
+                    const void* tau, int compute, size_t* dev, size_t* host);
+  int (*geqrf)(void* h, void* p, int64_t m, int64_t n, int type, void* a, int64_t lda, int type_tau, void* tau,
+               int compute, void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info);
+  // ?orgqr / ?ungqr, which has no generic form (32-bit sizes; lwork counts elements), one per
+  // element type: float32, float64, complex64, complex128.
+  int (*orgqr_size[4])(void* h, int m, int n, int k, const void* a, int lda, const void* tau, int* lwork);
+  int (*orgqr[4])(void* h, int m, int n, int k, void* a, int lda, const void* tau, void* work, int lwork, int* info);
+  int (*gesvd_size)(void* h, void* p, signed char jobu, signed char jobvt, int64_t m, int64_t n, int type_a,
+                    const void* a, int64_t lda, int type_s, const void* s, int type_u, const void* u, int64_t ldu,
+                    int type_vt, const void* vt, int64_t ldvt, int compute, size_t* dev, size_t* host);
+  int (*gesvd)(void* h, void* p, signed char jobu, signed char jobvt, int64_t m, int64_t n, int type_a, void* a,
+               int64_t lda, int type_s, void* s, int type_u, void* u, int64_t ldu, int type_vt, void* vt, int64_t ldvt,
+               int compute, void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info);
+  int (*syevd_size)(void* h, void* p, int jobz, int uplo, int64_t n, int type_a, const void* a, int64_t lda,
+                    int type_w, const void* w, int compute, size_t* dev, size_t* host);
+  int (*syevd)(void* h, void* p, int jobz, int uplo, int64_t n, int type_a, void* a, int64_t lda, int type_w, void* w,
+               int compute, void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info);
+  // nullptr where the library has no generic geev: eig and eigvals are then DLA_GPU_UNSUPPORTED.
+  int (*geev_size)(void* h, void* p, int jobvl, int jobvr, int64_t n, int type_a, const void* a, int64_t lda,
+                   int type_w, const void* w, int type_vl, const void* vl, int64_t ldvl, int type_vr, const void* vr,
+                   int64_t ldvr, int compute, size_t* dev, size_t* host);
+  int (*geev)(void* h, void* p, int jobvl, int jobvr, int64_t n, int type_a, void* a, int64_t lda, int type_w,
+              void* w, int type_vl, void* vl, int64_t ldvl, int type_vr, void* vr, int64_t ldvr, int compute,
+              void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info);
+};
+
+// The library's values of the enumerations and statuses the ops pass or return.
+struct DenseSolverEnums {
+  int r32f, r64f, c32f, c64f;           // data types: float, double, complex float, complex double
+  int lower, upper;                     // fill modes
+  int op_n, op_t;                       // operations: none, transpose
+  int no_vector, vector;                // eigen modes
+  int invalid_value, not_supported, alloc_failed;  // statuses
+};
+
+// The checks made before the library is loaded: 0, or the table's code for a malformed job
+// (SOLVER_STATUS - invalid_value), a dtype no routine takes, or eig / eigvals where the library
+// has no geev (has_geev false) (DLA_GPU_UNSUPPORTED).
+int dense_solver_check(const DenseSolverEnums& e, const DlaGpuSolver& job, bool has_geev);
+
+// The job (already checked) with the calling thread's handle `b` of the current device, whose
+// stream the caller has set to `stream`. Scratch as segmented_sort_async (temp == nullptr:
+// the size it needs in *temp_bytes); host workspace a routine asks for goes into *host_work,
+// which the caller keeps until the stream has drained. Returns 0 or the table's code.
+int dense_solver_run(const DenseSolverLibrary& lib, const DenseSolverEnums& e, BoundHandle b, const DlaGpuSolver& job,
+                     void* temp, size_t* temp_bytes, void* stream, std::vector<unsigned char>* host_work);
+
+}  // namespace dla::gpu

@@ -1,0 +1,139 @@
+// fft_plans.h — a DlaGpuFft through cuFFT or hipFFT (backends/cuda/cufft.cpp,
+// backends/rocm/hipfft.cpp): the plan cache and the calls, shared because hipFFT mirrors
+// cuFFT's API call for call. The two differ in the plan's C type (cuFFT: an int; hipFFT: a
+// pointer), which is `Plan` here; the transform types (cufftType / hipfftType), the directions
+// and the status values used here are the same numbers in both published APIs.
+//
+// Plans are made with ?MakePlanMany64 (packed layouts, 64-bit sizes) with automatic work-area
+// allocation off: the core passes scratch memory from its stream-ordered pool on every call,
+// so one cached plan serves every thread and stream (the cache's mutex orders the set-stream /
+// set-work-area / execute calls, which only queue work).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <mutex>
+
+#include "backends/gpu/gpu_ops.h"
+#include "core/dtype.h"
+
+namespace dla::gpu {
+
+// The library's functions, resolved by its loader. Results are ints (cufftResult / hipfftResult).
+template <class Plan>
+struct FftLibrary {
+  int (*create)(Plan*);
+  int (*destroy)(Plan);
+  int (*set_auto_allocation)(Plan, int);
+  int (*make_plan_many64)(Plan, int rank, long long* n, long long* inembed, long long istride, long long idist,
+                          long long* onembed, long long ostride, long long odist, int type, long long batch,
+                          size_t* work_size);
+  int (*set_stream)(Plan, void*);
+  int (*set_work_area)(Plan, void*);
+  int (*exec_c2c)(Plan, void* in, void* out, int direction);
+  int (*exec_r2c)(Plan, void* in, void* out);
+  int (*exec_c2r)(Plan, void* in, void* out);
+  int (*exec_z2z)(Plan, void* in, void* out, int direction);
+  int (*exec_d2z)(Plan, void* in, void* out);
+  int (*exec_z2d)(Plan, void* in, void* out);
+};
+
+// The transform types, and the one status this file returns itself (INVALID_VALUE).
+constexpr int kFftR2C = 0x2a, kFftC2R = 0x2c, kFftC2C = 0x29, kFftD2Z = 0x6a, kFftZ2D = 0x6c, kFftZ2Z = 0x69;
+constexpr int kFftInvalidValue = 0x4;
+
+// The cached plans of one library, least recently used first out. A plan holds device memory
+// for its twiddle factors; destroying one frees it, which waits for the work queued with it.
+template <class Plan>
+class FftPlans {
+ public:
+  static constexpr size_t kMaxPlans = 64;
+
+  // The job on the current device (`device`), or with temp == nullptr its scratch size in
+  // *temp_bytes. `load` returns the library's functions, or nullptr (the reason recorded with
+  // set_library_missing); it is called under the cache's mutex, so it may wait for the GIL only
+  // because no thread takes that mutex while holding the GIL (the core runs transforms with the
+  // GIL released). The scaling by job.scale is the caller's.
+  int exec(const FftLibrary<Plan>* (*load)(), int device, const DlaGpuFft& j, void* temp, size_t* temp_bytes,
+           void* stream) {
+    const bool single = j.dtype == static_cast<int32_t>(ScalarType::Complex64);
+    if (!single && j.dtype != static_cast<int32_t>(ScalarType::Complex128)) return DLA_GPU_UNSUPPORTED;
+    if (j.rank < 1 || j.rank > 3 || j.batch < 1 || type_of(j, single) < 0) return DLA_GPU_FFT_STATUS - kFftInvalidValue;
+    std::lock_guard<std::mutex> lock(mu_);
+    const FftLibrary<Plan>* c = load();
+    if (!c) return DLA_GPU_LIBRARY_MISSING;
+    Key key{device, type_of(j, single), j.rank, {j.n[0], j.rank > 1 ? j.n[1] : 0, j.rank > 2 ? j.n[2] : 0}, j.batch};
+    Cached* p = nullptr;
+    if (int r = plan_for(*c, key, &p)) return DLA_GPU_FFT_STATUS - r;
+    if (!temp) {
+      *temp_bytes = p->work;
+      return 0;
+    }
+    if (*temp_bytes < p->work) return DLA_GPU_FFT_STATUS - kFftInvalidValue;
+    int r = c->set_stream(p->plan, stream);
+    if (!r) r = c->set_work_area(p->plan, temp);
+    if (r) return DLA_GPU_FFT_STATUS - r;
+    switch (j.kind) {
+      case DLA_GPU_FFT_C2C: r = (single ? c->exec_c2c : c->exec_z2z)(p->plan, j.in, j.out, j.direction); break;
+      case DLA_GPU_FFT_R2C: r = (single ? c->exec_r2c : c->exec_d2z)(p->plan, j.in, j.out); break;
+      default: r = (single ? c->exec_c2r : c->exec_z2d)(p->plan, j.in, j.out); break;
+    }
+    return r ? DLA_GPU_FFT_STATUS - r : 0;
+  }
+
+ private:
+  struct Key {
+    int device, type, rank;
+    long long n[3], batch;
+    bool operator==(const Key& o) const {
+      return device == o.device && type == o.type && rank == o.rank && batch == o.batch && n[0] == o.n[0] &&
+             n[1] == o.n[1] && n[2] == o.n[2];
+    }
+  };
+  struct Cached {
+    Key key;
+    Plan plan;
+    size_t work;
+  };
+
+  static int type_of(const DlaGpuFft& j, bool single) {
+    switch (j.kind) {
+      case DLA_GPU_FFT_C2C: return single ? kFftC2C : kFftZ2Z;
+      case DLA_GPU_FFT_R2C: return single ? kFftR2C : kFftD2Z;
+      case DLA_GPU_FFT_C2R: return single ? kFftC2R : kFftZ2D;
+    }
+    return -1;
+  }
+
+  // The cached plan for `key` (made on the current device on a miss), moved to the front.
+  int plan_for(const FftLibrary<Plan>& c, const Key& key, Cached** out) {
+    for (auto it = plans_->begin(); it != plans_->end(); ++it)
+      if (it->key == key) {
+        plans_->splice(plans_->begin(), *plans_, it);
+        *out = &plans_->front();
+        return 0;
+      }
+    Plan plan{};
+    if (int r = c.create(&plan)) return r;
+    size_t work = 0;
+    long long n[3] = {key.n[0], key.n[1], key.n[2]};
+    int r = c.set_auto_allocation(plan, 0);
+    if (!r) r = c.make_plan_many64(plan, key.rank, n, nullptr, 1, 0, nullptr, 1, 0, key.type, key.batch, &work);
+    if (r) {
+      c.destroy(plan);
+      return r;
+    }
+    if (plans_->size() >= kMaxPlans) {
+      c.destroy(plans_->back().plan);
+      plans_->pop_back();
+    }
+    plans_->push_front(Cached{key, plan, work});
+    *out = &plans_->front();
+    return 0;
+  }
+
+  std::mutex mu_;  // guards the list, and orders the calls on a shared plan
+  std::list<Cached>* plans_ = new std::list<Cached>();  // most recently used first; never destroyed at exit
+};
+
+}  // namespace dla::gpu

@@ -1,0 +1,70 @@
+// hipfft.cpp — Fourier transforms on ROCm devices through hipFFT, opened with dlopen on first use
+// (the counterpart of backends/cuda/cufft.cpp; same transforms, same plan cache).
+//
+// The hipFFT functions used are declared here from AMD's published API (hipfft.h of ROCm 5 and
+// 6's hipFFT, 1.0.x: plans are pointers (struct hipfftHandle_t*), hipfftResult and hipfftType ints
+// with cuFFT's values, data pointers plain), so hipFFT is not needed to build dlarray. The plan
+// cache and the calls are backends/gpu/fft_plans.h's, shared with cuFFT: hipfftMakePlanMany64
+// with automatic work-area allocation off (hipfftSetAutoAllocation) and the core's scratch as
+// work area (hipfftSetWorkArea), hipfftSetStream before each execution.
+#include <string>
+
+#include <dlfcn.h>
+
+#include "backends/gpu/fft_plans.h"
+#include "backends/gpu/vendor_library.h"
+#include "backends/rocm/rocm_libraries.h"
+
+namespace dla::rocm {
+namespace {
+
+using Plan = void*;  // hipfftHandle
+
+// ROCm 5 and 6 ship libhipfft.so.0; .so.1 is tried first for a later major version. ROCm
+// installs it in /opt/rocm/lib (distribution packages: on the library path); no PyPI wheel.
+const char* const kSonames[] = {"libhipfft.so.1", "libhipfft.so.0", nullptr};
+const char* const kWheelDirs[] = {nullptr};
+const char* const kInstallDirs[] = {"/opt/rocm/lib", nullptr};
+const gpu::VendorLibrarySpec kSpec = {"hipFFT", kSonames, kWheelDirs, "hipfft", nullptr, kInstallDirs};
+
+template <class F>
+bool resolve(void* lib, const char* name, F* out) {
+  *out = reinterpret_cast<F>(dlsym(lib, name));
+  if (*out) return true;
+  set_library_missing(std::string("the hipFFT found lacks ") + name + ": install a current one (ROCm's hipfft)");
+  return false;
+}
+
+const gpu::FftLibrary<Plan>* g_hipfft = nullptr;  // guarded by the plan cache's mutex
+
+// hipFFT's functions, loaded on first use (under the plan cache's mutex: see fft_plans.h).
+const gpu::FftLibrary<Plan>* hipfft() {
+  if (g_hipfft) return g_hipfft;
+  std::string why;
+  void* lib = gpu::open_vendor_library(kSpec, &why);
+  if (!lib) {
+    set_library_missing(why);
+    return nullptr;
+  }
+  static gpu::FftLibrary<Plan> c;
+  if (!(resolve(lib, "hipfftCreate", &c.create) && resolve(lib, "hipfftDestroy", &c.destroy) &&
+        resolve(lib, "hipfftSetAutoAllocation", &c.set_auto_allocation) &&
+        resolve(lib, "hipfftMakePlanMany64", &c.make_plan_many64) && resolve(lib, "hipfftSetStream", &c.set_stream) &&
+        resolve(lib, "hipfftSetWorkArea", &c.set_work_area) && resolve(lib, "hipfftExecC2C", &c.exec_c2c) &&
+        resolve(lib, "hipfftExecR2C", &c.exec_r2c) && resolve(lib, "hipfftExecC2R", &c.exec_c2r) &&
+        resolve(lib, "hipfftExecZ2Z", &c.exec_z2z) && resolve(lib, "hipfftExecD2Z", &c.exec_d2z) &&
+        resolve(lib, "hipfftExecZ2D", &c.exec_z2d)))
+    return nullptr;
+  g_hipfft = &c;
+  return g_hipfft;
+}
+
+gpu::FftPlans<Plan>* g_plans = new gpu::FftPlans<Plan>();  // never destroyed at exit
+
+}  // namespace
+
+int hipfft_exec(int device, const DlaGpuFft& j, void* temp, size_t* temp_bytes, void* stream) {
+  return g_plans->exec(&hipfft, device, j, temp, temp_bytes, stream);
+}
+
+}  // namespace dla::rocm
