@@ -306,6 +306,60 @@ struct MatmulBody {
   }
 };
 
+// ---- pieces of a job ---------------------------------------------------------------------
+
+// Whether a body's element depends on its operands' offsets only, not on its flat index (the
+// helper jobs above use the index itself: row positions, the scan's previous entry, the
+// coordinate of a nonzero): a job of such a body may run as several smaller jobs.
+template <class Body>
+struct Splittable : std::false_type {};
+template <class F, int N, class A, class T>
+struct Splittable<OpBody<F, N, A, T>> : std::true_type {};
+template <class To, class From>
+struct Splittable<CastBody<To, From>> : std::true_type {};
+
+// Runs `job` as jobs of fewer than `limit` elements each (the job itself when it is that
+// small), calling run(piece) for each in turn and stopping at the first nonzero result. A
+// piece is a run of indices along one axis, the outermost whose inner block (the elements of
+// the axes after it) is under the limit, with every index of the axes before it fixed: its
+// operands' data pointers move to the piece's first element, their strides stay. Runs are a
+// multiple of 16 indices long where more fit, so a contiguous operand aligned for 16-byte
+// vectors stays aligned in every piece. Not a template over the runner: one copy of this
+// host code per file rather than one per element body.
+inline int for_each_piece(const DlaGpuElementwise& job, int64_t limit,
+                          int (*run)(const DlaGpuElementwise& piece, void* context), void* context) {
+  if (job.count < limit) return run(job, context);
+  int axis = job.ndim - 1;
+  int64_t block = 1;  // elements per index of `axis`
+  while (axis > 0 && block * job.shape[axis] < limit) block *= job.shape[axis--];
+  int64_t rows = (limit - 1) / block;  // >= 1: block < limit
+  if (rows > 16) rows -= rows % 16;
+  int64_t outer = 1;
+  for (int d = 0; d < axis; ++d) outer *= job.shape[d];
+  DlaGpuElementwise piece = job;
+  piece.ndim = job.ndim - axis;
+  for (int d = 1; d < piece.ndim; ++d) piece.shape[d] = job.shape[axis + d];
+  for (int k = 0; k < job.noperands; ++k)
+    for (int d = 0; d < piece.ndim; ++d) piece.strides[k][d] = job.strides[k][axis + d];
+  for (int64_t o = 0; o < outer; ++o) {
+    int64_t base[DLA_GPU_MAX_OPERANDS] = {};  // bytes to index o of the axes before `axis`
+    for (int64_t d = axis - 1, rest = o; d >= 0; --d) {
+      const int64_t idx = rest % job.shape[d];
+      rest /= job.shape[d];
+      for (int k = 0; k < job.noperands; ++k) base[k] += idx * job.strides[k][d];
+    }
+    for (int64_t first = 0; first < job.shape[axis]; first += rows) {
+      piece.shape[0] = job.shape[axis] - first < rows ? job.shape[axis] - first : rows;
+      piece.count = piece.shape[0] * block;
+      for (int k = 0; k < job.noperands; ++k)
+        piece.data[k] = job.data[k] == nullptr ? nullptr  // a scalar, carried in the job
+                                               : static_cast<char*>(job.data[k]) + base[k] + first * job.strides[k][axis];
+      if (const int err = run(piece, context)) return err;
+    }
+  }
+  return 0;
+}
+
 // ---- dispatch --------------------------------------------------------------------------
 
 template <class F, int arity, Sig sig, uint8_t kinds, ScalarType S, class Runner>
