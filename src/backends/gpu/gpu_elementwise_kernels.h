@@ -415,11 +415,35 @@ int visit_cast_type(int code, F&& f) {
   return visit_dtype(code, [&](auto s) { return f(typename ElemType<decltype(s)::value>::type{}); });
 }
 
+// A conversion between integers (bool included) keeps the source's value modulo 2^bits of the
+// target, and one to bool tests the source's bits for zero: their results' bits depend on the
+// target's width and the source, or on the source's width, and never on the other side's
+// signedness. Such pairs share the kernel of the unsigned type of that width: 41 kernels for
+// the 81 pairs of integer types (the bits written are the same; the signed and unsigned types
+// of a width may alias).
+template <class T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct CastWordOf {
+  using type = T;
+};
+template <class T>
+struct CastWordOf<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+template <class T>
+using CastWord = typename CastWordOf<T>::type;
+
 template <class Runner>
 int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
   return visit_cast_type(j.out_dtype, [&](auto to) {
     return visit_cast_type(j.dtype, [&](auto from) {
-      return runner.template run<CastBody<decltype(to), decltype(from)>>(j);
+      using To = std::decay_t<decltype(to)>;  // (GCC: `to` captured by reference)
+      using From = decltype(from);
+      if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
+        if constexpr (std::is_same_v<To, bool>) return runner.template run<CastBody<bool, CastWord<From>>>(j);
+        else return runner.template run<CastBody<CastWord<To>, From>>(j);
+      } else {
+        return runner.template run<CastBody<To, From>>(j);
+      }
     });
   });
 }
