@@ -87,6 +87,10 @@ struct OpBody {
   DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
     int64_t off[N];
     operand_offsets<N>(j, i, off);
+    run_at(j, off);
+  }
+  // The element whose operands lie at byte offsets off.
+  DLA_HOST_DEVICE static void run_at(const DlaGpuElementwise& j, const int64_t (&off)[N]) {
     F f;
     if constexpr (N == 2) {
       using R = decltype(f(T()));

@@ -122,8 +122,15 @@ __global__ void vector_kernel(const DlaGpuElementwise job) {
     }
     reinterpret_cast<Pack<R, V>*>(job.data[0])[p] = out;
   }
-  // The last n % V elements, one per thread, through the element body.
-  if (first < n - packs * V) Body::template run<I>(job, packs * V + first);
+  // The last n % V elements, one per thread, through the element body. The job is 1-d: the
+  // offsets need none of the strided path's divisions (which would double the kernel's code).
+  if (first < n - packs * V) {
+    const int64_t i = static_cast<int64_t>(packs * V + first);
+    int64_t off[Body::N];
+#pragma unroll
+    for (int k = 0; k < Body::N; ++k) off[k] = i * job.strides[k][0];
+    Body::run_at(job, off);
+  }
 }
 
 // Whether the job can take the fast path: 1-d, every operand contiguous and aligned to its
