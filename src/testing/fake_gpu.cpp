@@ -184,10 +184,22 @@ int strided_async(int device, const DlaGpuStrided* j, void* stream) {
 // The GPU's element bodies (gpu_elementwise_kernels.h) under a host "launch": the same
 // per-element code a CUDA or HIP thread runs, for every index of the job in turn.
 struct HostRunner {
+  // A GPU runs operations and casts of 2^31 elements or more as pieces (for_each_piece); here
+  // every job over kPiece elements is, so that the tests cover the pieces' offsets and shapes.
+  static constexpr int64_t kPiece = 100;
+
   template <class Body>
-  int run(const DlaGpuElementwise& job) {
+  static int run_all(const DlaGpuElementwise& job, void* = nullptr) {
     for (int64_t i = 0; i < job.count; ++i) Body::template run<int64_t>(job, i);
     return kOk;
+  }
+
+  template <class Body>
+  int run(const DlaGpuElementwise& job) {
+    if constexpr (dla::gpu_kernels::Splittable<Body>::value)
+      return dla::gpu_kernels::for_each_piece(job, kPiece, run_all<Body>, nullptr);
+    else
+      return run_all<Body>(job);
   }
 };
 

@@ -52,10 +52,16 @@ template <> struct ElemType<ScalarType::Complex128> { using type = dcomplex<doub
 
 // Byte offsets of flat index i for the job's N operands. I is the index type: 32-bit when
 // the index space fits (64-bit division is slow on GPUs). The outermost dimension needs no
-// division: what is left of i after the inner ones is its index.
+// division: what is left of i after the inner ones is its index. The loop over the inner
+// dimensions is not unrolled on GPUs: each step is a division, which costs far more than the
+// loop's branch, and nvcc's 4-fold unrolling (taken only from 5 dimensions on) was a third of
+// every strided kernel's code.
 template <int N, class I>
 DLA_HOST_DEVICE inline void operand_offsets(const DlaGpuElementwise& j, I i, int64_t (&off)[N]) {
   for (int k = 0; k < N; ++k) off[k] = 0;
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#pragma unroll 1
+#endif
   for (int d = j.ndim - 1; d > 0; --d) {
     const I extent = static_cast<I>(j.shape[d]);
     const I idx = i % extent;
@@ -87,6 +93,10 @@ struct OpBody {
   DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
     int64_t off[N];
     operand_offsets<N>(j, i, off);
+    run_at(j, off);
+  }
+  // The element whose operands lie at byte offsets off.
+  DLA_HOST_DEVICE static void run_at(const DlaGpuElementwise& j, const int64_t (&off)[N]) {
     F f;
     if constexpr (N == 2) {
       using R = decltype(f(T()));
@@ -306,6 +316,60 @@ struct MatmulBody {
   }
 };
 
+// ---- pieces of a job ---------------------------------------------------------------------
+
+// Whether a body's element depends on its operands' offsets only, not on its flat index (the
+// helper jobs above use the index itself: row positions, the scan's previous entry, the
+// coordinate of a nonzero): a job of such a body may run as several smaller jobs.
+template <class Body>
+struct Splittable : std::false_type {};
+template <class F, int N, class A, class T>
+struct Splittable<OpBody<F, N, A, T>> : std::true_type {};
+template <class To, class From>
+struct Splittable<CastBody<To, From>> : std::true_type {};
+
+// Runs `job` as jobs of fewer than `limit` elements each (the job itself when it is that
+// small), calling run(piece) for each in turn and stopping at the first nonzero result. A
+// piece is a run of indices along one axis, the outermost whose inner block (the elements of
+// the axes after it) is under the limit, with every index of the axes before it fixed: its
+// operands' data pointers move to the piece's first element, their strides stay. Runs are a
+// multiple of 16 indices long where more fit, so a contiguous operand aligned for 16-byte
+// vectors stays aligned in every piece. Not a template over the runner: one copy of this
+// host code per file rather than one per element body.
+inline int for_each_piece(const DlaGpuElementwise& job, int64_t limit,
+                          int (*run)(const DlaGpuElementwise& piece, void* context), void* context) {
+  if (job.count < limit) return run(job, context);
+  int axis = job.ndim - 1;
+  int64_t block = 1;  // elements per index of `axis`
+  while (axis > 0 && block * job.shape[axis] < limit) block *= job.shape[axis--];
+  int64_t rows = (limit - 1) / block;  // >= 1: block < limit
+  if (rows > 16) rows -= rows % 16;
+  int64_t outer = 1;
+  for (int d = 0; d < axis; ++d) outer *= job.shape[d];
+  DlaGpuElementwise piece = job;
+  piece.ndim = job.ndim - axis;
+  for (int d = 1; d < piece.ndim; ++d) piece.shape[d] = job.shape[axis + d];
+  for (int k = 0; k < job.noperands; ++k)
+    for (int d = 0; d < piece.ndim; ++d) piece.strides[k][d] = job.strides[k][axis + d];
+  for (int64_t o = 0; o < outer; ++o) {
+    int64_t base[DLA_GPU_MAX_OPERANDS] = {};  // bytes to index o of the axes before `axis`
+    for (int64_t d = axis - 1, rest = o; d >= 0; --d) {
+      const int64_t idx = rest % job.shape[d];
+      rest /= job.shape[d];
+      for (int k = 0; k < job.noperands; ++k) base[k] += idx * job.strides[k][d];
+    }
+    for (int64_t first = 0; first < job.shape[axis]; first += rows) {
+      piece.shape[0] = job.shape[axis] - first < rows ? job.shape[axis] - first : rows;
+      piece.count = piece.shape[0] * block;
+      for (int k = 0; k < job.noperands; ++k)
+        piece.data[k] = job.data[k] == nullptr ? nullptr  // a scalar, carried in the job
+                                               : static_cast<char*>(job.data[k]) + base[k] + first * job.strides[k][axis];
+      if (const int err = run(piece, context)) return err;
+    }
+  }
+  return 0;
+}
+
 // ---- dispatch --------------------------------------------------------------------------
 
 template <class F, int arity, Sig sig, uint8_t kinds, ScalarType S, class Runner>
@@ -361,11 +425,35 @@ int visit_cast_type(int code, F&& f) {
   return visit_dtype(code, [&](auto s) { return f(typename ElemType<decltype(s)::value>::type{}); });
 }
 
+// A conversion between integers (bool included) keeps the source's value modulo 2^bits of the
+// target, and one to bool tests the source's bits for zero: their results' bits depend on the
+// target's width and the source, or on the source's width, and never on the other side's
+// signedness. Such pairs share the kernel of the unsigned type of that width: 41 kernels for
+// the 81 pairs of integer types (the bits written are the same; the signed and unsigned types
+// of a width may alias).
+template <class T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct CastWordOf {
+  using type = T;
+};
+template <class T>
+struct CastWordOf<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+template <class T>
+using CastWord = typename CastWordOf<T>::type;
+
 template <class Runner>
 int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
   return visit_cast_type(j.out_dtype, [&](auto to) {
     return visit_cast_type(j.dtype, [&](auto from) {
-      return runner.template run<CastBody<decltype(to), decltype(from)>>(j);
+      using To = std::decay_t<decltype(to)>;  // (GCC: `to` captured by reference)
+      using From = decltype(from);
+      if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
+        if constexpr (std::is_same_v<To, bool>) return runner.template run<CastBody<bool, CastWord<From>>>(j);
+        else return runner.template run<CastBody<CastWord<To>, From>>(j);
+      } else {
+        return runner.template run<CastBody<To, From>>(j);
+      }
     });
   });
 }

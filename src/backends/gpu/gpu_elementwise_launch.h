@@ -5,9 +5,9 @@
 // dlarray._core) and by hipcc (HIP, into dlarray._rocm): gpu_elementwise.cu holds the casts and
 // the helper jobs and routes every job, gpu_elementwise_ops_<k>.cu the elementwise operations
 // whose index is k modulo kGpuOpParts. One file took 210 s of nvcc (H100 build: 273 s in
-// all); split, the parts compile side by side. One grid-stride kernel per element body and
-// index width, and for the elementwise operations a second one that moves 16-byte vectors
-// (contiguous operands).
+// all); split, the parts compile side by side. One grid-stride kernel per element body (32-bit
+// indices; a helper job's body also has a 64-bit one), and for the elementwise operations a
+// second one that moves 16-byte vectors (contiguous operands).
 #pragma once
 #include <stdint.h>
 
@@ -122,8 +122,15 @@ __global__ void vector_kernel(const DlaGpuElementwise job) {
     }
     reinterpret_cast<Pack<R, V>*>(job.data[0])[p] = out;
   }
-  // The last n % V elements, one per thread, through the element body.
-  if (first < n - packs * V) Body::template run<I>(job, packs * V + first);
+  // The last n % V elements, one per thread, through the element body. The job is 1-d: the
+  // offsets need none of the strided path's divisions (which would double the kernel's code).
+  if (first < n - packs * V) {
+    const int64_t i = static_cast<int64_t>(packs * V + first);
+    int64_t off[Body::N];
+#pragma unroll
+    for (int k = 0; k < Body::N; ++k) off[k] = i * job.strides[k][0];
+    Body::run_at(job, off);
+  }
 }
 
 // Whether the job can take the fast path: 1-d, every operand contiguous and aligned to its
@@ -146,29 +153,42 @@ bool vector_ready(const DlaGpuElementwise& job) {
 struct LaunchRunner {
   gpuStream_t stream;
 
-  // One grid-stride launch over `items` work items (elements, or vectors of them): 32-bit
-  // indices while i + grid stride cannot wrap, the grid capped at what fills the device.
-  template <class Kernel32, class Kernel64>
-  int launch(Kernel32 narrow, Kernel64 wide, const DlaGpuElementwise& job, int64_t items) {
+  // One grid-stride launch over `items` work items (elements, or vectors of them), the grid
+  // capped at what fills the device.
+  template <class Kernel>
+  int launch(Kernel kernel, const DlaGpuElementwise& job, int64_t items) {
     constexpr int kThreads = 256;
     int64_t blocks = (items + kThreads - 1) / kThreads;
     const int64_t max_blocks = max_blocks_here();
     if (blocks > max_blocks) blocks = max_blocks;
     static_cast<void>(gpuGetLastError());  // report this launch's error only
-    if (job.count < (int64_t(1) << 31))
-      narrow<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
-    else
-      wide<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
+    kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(job);
     return static_cast<int>(gpuGetLastError());
+  }
+
+  // Indices are 32-bit while i + grid stride cannot wrap (64-bit division is slow on GPUs).
+  // The operations and casts are launched in pieces under that size (for_each_piece), so they
+  // need no 64-bit kernel: one kernel per element body instead of two, half the compile time.
+  // The helper jobs' bodies use the flat index itself and keep a 64-bit kernel for large jobs.
+  static constexpr int64_t kNarrow = int64_t(1) << 31;
+
+  template <class Body>
+  static int run_piece(const DlaGpuElementwise& piece, void* self) {
+    LaunchRunner& runner = *static_cast<LaunchRunner*>(self);
+    if constexpr (OpShape<Body>::kV > 1) {
+      if (vector_ready<Body>(piece))
+        return runner.launch(vector_kernel<Body, uint32_t>, piece, piece.count / OpShape<Body>::kV);
+    }
+    return runner.launch(elementwise_kernel<Body, uint32_t>, piece, piece.count);
   }
 
   template <class Body>
   int run(const DlaGpuElementwise& job) {
-    if constexpr (OpShape<Body>::kV > 1) {
-      if (vector_ready<Body>(job))
-        return launch(vector_kernel<Body, uint32_t>, vector_kernel<Body, uint64_t>, job, job.count / OpShape<Body>::kV);
-    }
-    return launch(elementwise_kernel<Body, uint32_t>, elementwise_kernel<Body, uint64_t>, job, job.count);
+    if constexpr (gpu_kernels::Splittable<Body>::value)
+      return gpu_kernels::for_each_piece(job, kNarrow, run_piece<Body>, this);
+    else
+      return job.count < kNarrow ? launch(elementwise_kernel<Body, uint32_t>, job, job.count)
+                                 : launch(elementwise_kernel<Body, uint64_t>, job, job.count);
   }
 };
 
