@@ -310,15 +310,15 @@ def test_accurate_policy_in_a_child():
     assert " passed" in out.stdout and "failed" not in out.stdout
 
 
-# The float32 AVX-512 loops of src/backends/cpu/math_avx512_f32.h (but tanh, atanh, acosh) evaluate
+# The float32 AVX-512 loops of src/backends/cpu/math_avx512_f32.h (but tanh, atanh, acosh, sinh) evaluate
 # in float64 and round once: within 0.5 ulp plus a few hundredths (near-ties). Held to 0.6 here on random inputs
 # over each function's range, its edges included.
 OWN_FLOAT32_BOUND = 0.6
-# Except tanh, atanh and acosh, evaluated in float32 itself (only the last addition at full
-# weight): 0.75, 0.65 and 0.64 ulp measured over benchmarks/accuracy.py's inputs, where NumPy's
-# loops reach 1.36, 1.33 and 1.16 (the requirement: no worse than NumPy); held to a little
-# above ours.
-OWN_FLOAT32_BOUNDS = {"tanh": 0.8, "atanh": 0.7, "acosh": 0.7}
+# Except tanh, atanh, acosh and sinh, evaluated in float32 itself (only the last addition at full
+# weight): 0.75, 0.65, 0.64 and 0.74 ulp measured over benchmarks/accuracy.py's inputs, where
+# NumPy's loops reach 1.36, 1.33, 1.16 and 1.46 (the requirement: no worse than NumPy); held to a
+# little above ours.
+OWN_FLOAT32_BOUNDS = {"tanh": 0.8, "atanh": 0.7, "acosh": 0.7, "sinh": 0.8}
 
 
 def _random_float32(name, rng, n):

@@ -1,5 +1,5 @@
 // math_avx512_f32.h — float32 exp, log, sin, cos, sinh, atanh, acosh and tanh written with AVX-512
-// intrinsics. exp, sin, cos, sinh: 16 floats a step, widened to two float64 vectors,
+// intrinsics. exp, sin, cos: 16 floats a step, widened to two float64 vectors,
 // evaluated with short polynomials whose float64 error (below 2^-28 relative) is far under half
 // a float32 ulp, and rounded once back to float32. The result is the correctly rounded one except in near-ties
 // (at most 0.55 ulp), at about the time of NumPy's own AVX-512 float32 loops (whose
@@ -8,20 +8,21 @@
 //   exp   x = k ln2/16 + r (|r| <= ln2/32), k by adding 1.5 2^52 (no rounding or conversion
 //         instructions), 2^(k/16) from a 16-entry table whose entries take k << 48 as an
 //         integer add, degree-4 Taylor;
-//   sin, cos  x = n pi/2 + r with pi/2 in two float64 parts (exact enough for |x| < 2^20),
-//         both series (to r^9 and r^10), chosen and signed by n mod 4;
-//   sinh  (s + s') sinh r - (s' - s) cosh r from the exp reduction, s = 2^(k/16)/2 and
-//         s' = 2^(-k/16)/2 from two tables (no division, no cancellation worse than 2x);
-// exp and sinh clamp x (to +-150, +-100: the float32 results are already 0 or inf there) and
-// need no other care. Lanes off the fast range of the others (NaN, infinities, zeros where
+//   sin, cos  x = m pi/2 + r with pi/2 in two float64 parts (exact enough for |x| < 2^20), m
+//         even for sin and odd for cos, one sine polynomial (|r| <= pi/2) signed by m's half;
+// exp clamps x (to +-150: the float32 results are already 0 or inf there) and needs no other
+// care. Lanes off the fast range of the others (NaN, infinities, zeros where
 // the sign matters, log's x <= 0, sin/cos's |x| >= 2^20, atanh's |x| >= 1, acosh's x < 1 and
 // inf) take glibc's scalar float function, so every special case is libm's.
 //
-// log, tanh, atanh and acosh instead stay in float32 (16 lanes a vector; in float64 they came to
+// log, tanh, atanh, acosh and sinh instead stay in float32 (16 lanes a vector; in float64 they came to
 // 1.1 to 1.6 times NumPy's time): forms whose last addition is the only rounding at full
 // weight, the rest carried as a small term, within 0.75, 0.65 and 0.63 ulp (NumPy's 1.36, 1.33,
 // 1.16) at 0.7 to 1.0 times NumPy's time; log within 0.52 ulp (NumPy's 3.05) at 0.75 (in
-// float64, 1.24). Coefficients from scripts/fit_{tanh,atanh,acosh}_f32.py:
+// float64, 1.24); sinh within 0.74 ulp (NumPy's 1.46) at 1.05-1.12 (in float64, 1.30-1.41).
+// Coefficients from scripts/fit_{tanh,atanh,acosh,sinh}_f32.py:
+//   sinh  a + a t P(t) below 1; above, 2 (e^a/4 - e^-a/4) from a 32-entry 2^(j/32) table as
+//         hi + lo, e^a/4 kept as an exact part and a small one, e^-a/4 by one division;
 //   tanh  piecewise polynomials on 32 intervals of |x| numbered by its bits, the value at each
 //         centre as hi + lo;
 //   atanh a + a z P(z) below 1/2; above, log(2 - b) - log b (b = 1 - |x| exact) with a 16-entry

@@ -26,7 +26,7 @@ namespace {
 //           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h; on AVX-512 math_avx512_f64.h, which
 //           adds sin, cos, tan, asin, acos, atan) within 0.70 ulp, and float32 exp, log, sin, cos
 //           (float32_math.h; on AVX-512 math_avx512_f32.h, which adds sinh, atanh, acosh,
-//           tanh), evaluated in float64, within 0.56 ulp (tanh, atanh, acosh in float32,
+//           tanh), evaluated in float64, within 0.56 ulp (tanh, atanh, acosh, sinh in float32,
 //           0.75; log in float32 on AVX-512, 0.52); where the CPU lacks AVX2/FMA, float32 falls back to Widened, and where
 //           an Own loop exists on AVX-512 only, to Widened (float32) or Scalar (float64);
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
@@ -52,7 +52,7 @@ namespace {
 // 0.88, sinh 0.95-0.97, cosh 0.81-0.83, tanh 0.79-0.80, asinh 0.90-0.95, acosh 0.76-0.82,
 // atanh 0.89-0.90, float32 (AMD Zen 5) exp
 // 0.62, sin/cos 0.86 (Zen 4, one polynomial per lane since: 0.92-0.96), log 0.97 (in float32 since: 0.74-0.75, AMD Zen 4), tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
-// atanh 0.70-0.75, sinh 1.04-1.06 (Zen 4: 1.30-1.37); float32 keeps libmvec where it is at NumPy's error, but for
+// atanh 0.70-0.75, sinh 1.04-1.06 (Zen 4: 1.30-1.37 in float64, 1.05-1.12 in float32 since); float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
 // every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
 // NumPy's time, log log2 log10 and the hyperbolics from our own, float32 widened or our own),
