@@ -686,23 +686,24 @@ struct Kernel<ExpLogFn::Tan> {
     // tan r = rh + (rl + rh t T(t)), t = rh^2; renormalized, as D must be for the correction.
     const __m512d t = _mm512_mul_pd(rh, rh);
     const DD tr = renormalize({rh, fma(_mm512_mul_pd(rh, t), estrin(t, kTanT), rl)});
-    // 1 +- tr: |tr.hi| < 0.42, fast two-sums.
-    const __m512d mt = _mm512_sub_pd(_mm512_setzero_pd(), tr.hi);
-    const __m512d p = _mm512_add_pd(one, tr.hi), m = _mm512_add_pd(one, mt);
-    const __m512d p_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(one, p), tr.hi), tr.lo);
-    const __m512d m_lo = _mm512_sub_pd(_mm512_add_pd(_mm512_sub_pd(one, m), mt), tr.lo);
+    // (N, D) = (o + tr, 1 - o tr) with o = n mod 2 in {0, 1}: (tr, 1) or (1 + tr, 1 - tr), as
+    // fast two-sums (|tr.hi| < 0.42; o tr.hi is exact), formed without a blend: for o = 0 they
+    // reduce to (tr.hi, tr.lo) and (1, 0) exactly.
     const __m512i ni = _mm512_cvtpd_epi64(n);
-    const __mmask8 odd = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(1));
+    const __m512d o = _mm512_cvtepi64_pd(_mm512_and_si512(ni, _mm512_set1_epi64(1)));
+    const __m512d a_hi = _mm512_add_pd(o, tr.hi);
+    const __m512d a_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(o, a_hi), tr.hi), tr.lo);
+    const __m512d b_hi = _mm512_fnmadd_pd(o, tr.hi, one);
+    const __m512d b_lo = _mm512_fnmadd_pd(o, tr.lo, _mm512_fnmadd_pd(o, tr.hi, _mm512_sub_pd(one, b_hi)));
     const __mmask8 swap = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(2));
-    const __m512d a_hi = _mm512_mask_blend_pd(odd, tr.hi, p), a_lo = _mm512_mask_blend_pd(odd, tr.lo, p_lo);
-    const __m512d b_hi = _mm512_mask_blend_pd(odd, one, m), b_lo = _mm512_maskz_mov_pd(odd, m_lo);
     const __m512d n_hi = _mm512_mask_blend_pd(swap, a_hi, b_hi), n_lo = _mm512_mask_blend_pd(swap, a_lo, b_lo);
     const __m512d d_hi = _mm512_mask_blend_pd(swap, b_hi, a_hi), d_lo = _mm512_mask_blend_pd(swap, b_lo, a_lo);
     const __m512d q = _mm512_div_pd(n_hi, d_hi);
     const __m512d rem = _mm512_add_pd(_mm512_fnmadd_pd(q, d_hi, n_hi), _mm512_fnmadd_pd(q, d_lo, n_lo));
     const __m512d y = fma(rem, _mm512_rcp14_pd(d_hi), q);
-    // n mod 4 in {2, 3}: the negated quotient (bit 1 of n moved to the sign).
-    return _mm512_xor_pd(y, _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_and_si512(ni, _mm512_set1_epi64(2)), 62)));
+    // n mod 4 in {2, 3}: the negated quotient (0 - y: y is never 0 there, so no sign of zero
+    // is lost).
+    return _mm512_mask_sub_pd(y, swap, _mm512_setzero_pd(), y);
   }
   static double scalar(double x) { return std::tan(x); }
 };
