@@ -47,12 +47,12 @@ namespace {
 // CPU: on AVX-512 our own loops, whose time on one thread, 10^6 values, over NumPy's (SVML)
 // is float64 (AMD EPYC Zen 4, 2026-11-27, three runs of benchmarks/elementwise.py
 // --transcendental on a 2-core machine shared with builds) exp 0.74-0.75, expm1 0.84-0.85,
-// log1p 0.93, log/log2/log10 0.97-1.01, tan 1.14-1.15, sin/cos 0.07 (NumPy's float64 sin and
+// log1p 0.93, log/log2/log10 0.97-1.01, tan 1.14-1.15 (1.06 since the blend-free quadrant), sin/cos 0.07 (NumPy's float64 sin and
 // cos are not vectorized here: 15-16 ms for 10^6; ours from 2026-11-27, 0.59 ulp), asin 0.80-0.81, acos 0.74-0.75, atan
 // 0.88, sinh 0.95-0.97, cosh 0.81-0.83, tanh 0.79-0.80, asinh 0.90-0.95, acosh 0.76-0.82,
 // atanh 0.89-0.90, float32 (AMD Zen 5) exp
 // 0.62, sin/cos 0.86 (Zen 4, one polynomial per lane since: 0.92-0.96), log 0.97 (in float32 since: 0.74-0.75, AMD Zen 4), tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
-// atanh 0.70-0.75, sinh 1.04-1.06 (Zen 4: 1.30-1.37 in float64, 1.05-1.12 in float32 since); float32 keeps libmvec where it is at NumPy's error, but for
+// atanh 0.70-0.75, sinh 1.04-1.06 (Zen 4: 1.30-1.37 in float64, 1.08-1.15 in float32 since); float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
 // every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
 // NumPy's time, log log2 log10 and the hyperbolics from our own, float32 widened or our own),
