@@ -43,13 +43,7 @@ const gpu::FftLibrary<Plan>* cufft() {
     return nullptr;
   }
   static gpu::FftLibrary<Plan> c;
-  if (!(resolve(lib, "cufftCreate", &c.create) && resolve(lib, "cufftDestroy", &c.destroy) &&
-        resolve(lib, "cufftSetAutoAllocation", &c.set_auto_allocation) &&
-        resolve(lib, "cufftMakePlanMany64", &c.make_plan_many64) && resolve(lib, "cufftSetStream", &c.set_stream) &&
-        resolve(lib, "cufftSetWorkArea", &c.set_work_area) && resolve(lib, "cufftExecC2C", &c.exec_c2c) &&
-        resolve(lib, "cufftExecR2C", &c.exec_r2c) && resolve(lib, "cufftExecC2R", &c.exec_c2r) &&
-        resolve(lib, "cufftExecZ2Z", &c.exec_z2z) && resolve(lib, "cufftExecD2Z", &c.exec_d2z) &&
-        resolve(lib, "cufftExecZ2D", &c.exec_z2d)))
+  if (!gpu::resolve_fft_library("cufft", &c, [lib](const char* name, auto* out) { return resolve(lib, name, out); }))
     return nullptr;
   g_cufft = &c;
   return g_cufft;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <list>
 #include <mutex>
+#include <string>
 
 #include "backends/gpu/gpu_ops.h"
 #include "core/dtype.h"
@@ -37,6 +38,19 @@ struct FftLibrary {
   int (*exec_d2z)(Plan, void* in, void* out);
   int (*exec_z2d)(Plan, void* in, void* out);
 };
+
+// Fills *c with the library's functions, whose names are `prefix` ("cufft", "hipfft") and
+// cuFFT's suffixes (hipFFT mirrors them): resolve(name, &pointer) looks one up and reports a
+// missing one itself. False when one is missing.
+template <class Plan, class Resolve>
+bool resolve_fft_library(const std::string& prefix, FftLibrary<Plan>* c, Resolve&& resolve) {
+  auto r = [&](const char* suffix, auto* out) { return resolve((prefix + suffix).c_str(), out); };
+  return r("Create", &c->create) && r("Destroy", &c->destroy) && r("SetAutoAllocation", &c->set_auto_allocation) &&
+         r("MakePlanMany64", &c->make_plan_many64) && r("SetStream", &c->set_stream) &&
+         r("SetWorkArea", &c->set_work_area) && r("ExecC2C", &c->exec_c2c) && r("ExecR2C", &c->exec_r2c) &&
+         r("ExecC2R", &c->exec_c2r) && r("ExecZ2Z", &c->exec_z2z) && r("ExecD2Z", &c->exec_d2z) &&
+         r("ExecZ2D", &c->exec_z2d);
+}
 
 // The transform types, and the one status this file returns itself (INVALID_VALUE).
 constexpr int kFftR2C = 0x2a, kFftC2R = 0x2c, kFftC2C = 0x29, kFftD2Z = 0x6a, kFftZ2D = 0x6c, kFftZ2Z = 0x69;

@@ -47,13 +47,7 @@ const gpu::FftLibrary<Plan>* hipfft() {
     return nullptr;
   }
   static gpu::FftLibrary<Plan> c;
-  if (!(resolve(lib, "hipfftCreate", &c.create) && resolve(lib, "hipfftDestroy", &c.destroy) &&
-        resolve(lib, "hipfftSetAutoAllocation", &c.set_auto_allocation) &&
-        resolve(lib, "hipfftMakePlanMany64", &c.make_plan_many64) && resolve(lib, "hipfftSetStream", &c.set_stream) &&
-        resolve(lib, "hipfftSetWorkArea", &c.set_work_area) && resolve(lib, "hipfftExecC2C", &c.exec_c2c) &&
-        resolve(lib, "hipfftExecR2C", &c.exec_r2c) && resolve(lib, "hipfftExecC2R", &c.exec_c2r) &&
-        resolve(lib, "hipfftExecZ2Z", &c.exec_z2z) && resolve(lib, "hipfftExecD2Z", &c.exec_d2z) &&
-        resolve(lib, "hipfftExecZ2D", &c.exec_z2d)))
+  if (!gpu::resolve_fft_library("hipfft", &c, [lib](const char* name, auto* out) { return resolve(lib, name, out); }))
     return nullptr;
   g_hipfft = &c;
   return g_hipfft;
