@@ -13,6 +13,7 @@ unique only up to signs or phases (QR, SVD, eigenvectors) are checked by what de
 Marked gpu: skipped without a CUDA device.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -246,6 +247,27 @@ def test_eigh_and_eig(dtype, shape):
     near(x @ v, v * w[..., None, :], dtype, 10 * n)
     cw = host(dl.linalg.eigvals(dl.asarray(x)))
     near(np.sort_complex(on_gpu(dl.linalg.eigvals(gpu(x)))), np.sort_complex(cw), dtype, 10 * n)
+
+
+@pytest.mark.parametrize("dtype", FLOAT)
+@pytest.mark.parametrize("shape", [(500, 16, 16), (3, 32, 32), (2, 33, 33), (2, 2, 1, 1)], ids=str)
+def test_stacks_of_small_matrices(dtype, shape):
+    # Up to 32 x 32, stacks take cuSOLVER's batched routines (potrfBatched, XsyevBatched) where the
+    # library has them; 33 x 33 stays on the per-matrix loop. Both must give the CPU's results.
+    spd = hermitian_pd(shape, dtype, 8)
+    n = shape[-1]
+    for upper in (False, True):
+        got = on_gpu(dl.linalg.cholesky(gpu(spd), upper=upper))
+        near(got, host(dl.linalg.cholesky(dl.asarray(spd), upper=upper)), dtype, n)
+    w, v = on_gpu(dl.linalg.eigh(gpu(spd)))
+    near(w, host(dl.linalg.eigvalsh(dl.asarray(spd))), dtype, 10 * n)
+    near(spd @ v, v * w[..., None, :], dtype, 10 * n)
+    near(on_gpu(dl.linalg.eigvalsh(gpu(spd))), w, dtype, 10 * n)
+    bad = spd.copy()
+    bad[(-1,) * (len(shape) - 2)] = -np.eye(n, dtype=dtype)
+    index = str(tuple(int(i) - 1 for i in shape[:-2]))
+    with pytest.raises(dl.linalg.LinAlgError, match=re.escape(f"stack index {index}")):
+        dl.linalg.cholesky(gpu(bad))
 
 
 def test_linalgerror_from_the_info_array():

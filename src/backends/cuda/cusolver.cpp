@@ -4,7 +4,8 @@
 // The cuSOLVER functions used are declared from NVIDIA's published API (cusolverDn.h of
 // cuSOLVER 11 and 12): the 64-bit generic ("X") routines potrf, getrf, getrs, geqrf, gesvd, syevd
 // and geev, whose sizes are int64_t and whose element type is a cudaDataType argument, plus the
-// legacy ?orgqr / ?ungqr, which has no generic form; their prototypes are
+// legacy ?orgqr / ?ungqr, which has no generic form, and where present the batched forms
+// ?potrfBatched and XsyevBatched for stacks of small matrices; their prototypes are
 // backends/gpu/dense_solver.h's DenseSolverLibrary (enumerations passed as int), so neither
 // cuSOLVER nor its headers are needed to build dlarray. This file loads them and names
 // cuSOLVER's enumerations; what the ops do with them is backends/gpu/dense_solver.cpp's, shared
@@ -74,6 +75,12 @@ bool resolve(void* lib, const char* name, F* out) {
   return false;
 }
 
+template <class F>
+bool optional(void* lib, const char* name, F* out) {  // nullptr, and no error, when absent
+  *out = reinterpret_cast<F>(dlsym(lib, name));
+  return *out != nullptr;
+}
+
 // The resolved functions; nullptr (the reason recorded by set_library_missing) when cuSOLVER
 // cannot be loaded. As for cuBLAS, no lock is held while loading: the first to publish wins.
 const Cusolver* cusolver() {
@@ -108,6 +115,15 @@ const Cusolver* cusolver() {
     delete c;
     return nullptr;
   }
+  // The batched forms for stacks of small matrices, used where present (XsyevBatched came with
+  // cuSOLVER 11.7, CUDA 12.6 Update 2): without them such stacks take the per-matrix loop.
+  optional(lib, "cusolverDnSpotrfBatched", &c->r.potrf_batched[0]);
+  optional(lib, "cusolverDnDpotrfBatched", &c->r.potrf_batched[1]);
+  optional(lib, "cusolverDnCpotrfBatched", &c->r.potrf_batched[2]);
+  optional(lib, "cusolverDnZpotrfBatched", &c->r.potrf_batched[3]);
+  if (optional(lib, "cusolverDnXsyevBatched_bufferSize", &c->r.syev_batched_size))
+    optional(lib, "cusolverDnXsyevBatched", &c->r.syev_batched);
+  if (!c->r.syev_batched) c->r.syev_batched_size = nullptr;
   const Cusolver* expected = nullptr;
   if (g_cusolver.compare_exchange_strong(expected, c, std::memory_order_acq_rel)) return c;
   delete c;

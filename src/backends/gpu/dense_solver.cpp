@@ -1,7 +1,8 @@
 // dense_solver.cpp — the LAPACK forms over cuSOLVER or hipSOLVER (see dense_solver.h). Compiled
 // into each GPU module: dlarray._core (CUDA) and dlarray._rocm (HIP).
 //
-// Each job loops over its stack, one routine call per matrix on the job's stream, with device
+// Each job loops over its stack, one routine call per matrix on the job's stream (stacks of
+// matrices up to 32 x 32 take the batched routines where the library has them), with device
 // workspace from the caller's scratch (the core's stream-ordered pool); what LAPACK's
 // conventions need beyond the routines (zeroed triangles, identities, determinants from LU
 // factors, complex eigenvectors from real ones) is queued by the kernels of solver_kernels.h.
@@ -74,10 +75,40 @@ struct Run {
     if (int e_ = (call)) return -e_;            \
   } while (0)
 
+// Stacks of matrices up to this order go through the libraries' batched routines where they
+// have them: one launch sequence for the stack, where a loop pays one per matrix (PyTorch takes
+// cuSOLVER's batched forms at n <= 32 as well). Larger matrices keep the per-matrix routines,
+// which use the device fully on their own.
+constexpr int64_t kBatchedMaxN = 32;
+// The batched routines take 32-bit batch counts: a larger stack goes in pieces of this many.
+constexpr int64_t kBatchPiece = int64_t(1) << 30;
+
+bool use_batched(const Run& r, int64_t n) { return r.j.batch > 1 && n >= 1 && n <= kBatchedMaxN; }
+
+// potrfBatched over the whole stack: the matrix pointers built on the device, one call per piece.
+Status cholesky_batched(Run& r, int uplo) {
+  const int64_t n = r.j.n;
+  const size_t ptrs_at = r.carve.take(sizeof(void*) * size_t(std::min(r.j.batch, kBatchPiece)));
+  if (!r.scratch) return 0;
+  auto** ptrs = reinterpret_cast<void**>(r.at(ptrs_at));
+  for (int64_t first = 0; first < r.j.batch; first += kBatchPiece) {
+    const int64_t count = std::min(kBatchPiece, r.j.batch - first);
+    DLA_KERNEL(solver_pointer_array(ptrs, r.a(first), r.j.a_step * int64_t(r.item), count, r.stream));
+    DLA_TRY(r.c.potrf_batched[r.code](r.h, uplo, int(n), ptrs, int(n), r.info(first), int(count)));
+  }
+  return 0;
+}
+
 Status cholesky(Run& r, size_t work) {
   const int64_t n = r.j.n;
   const int uplo = (r.j.flags & DLA_GPU_SOLVER_UPPER) ? r.e.upper : r.e.lower;
   if (n == 0) return 0;  // nothing to factor (nor to query: sizes of 0 are not every routine's case)
+  if (r.c.potrf_batched[r.code] && use_batched(r, n)) {
+    DLA_TRY(cholesky_batched(r, uplo));
+    if (!r.scratch) return 0;
+    DLA_KERNEL(solver_zero_triangle(r.j.dtype, r.j.a, n, r.j.a_step, r.j.batch, uplo == r.e.upper, r.stream));
+    return 0;
+  }
   size_t dev = 0, hst = 0;
   DLA_TRY(r.c.potrf_size(r.h, r.p, uplo, n, r.type, r.a(0), r.ld(n), r.type, &dev, &hst));
   r.need(dev, hst);
@@ -212,6 +243,20 @@ Status eigh(Run& r, size_t work) {
   const int jobz = (r.j.flags & DLA_GPU_SOLVER_VECTORS) ? r.e.vector : r.e.no_vector;
   if (n == 0) return 0;
   size_t dev = 0, hst = 0;
+  // syevBatched wants the stack contiguous (lda n apart) and the eigenvalues n apart.
+  if (r.c.syev_batched && use_batched(r, n) && r.j.a_step == n * n && r.j.out_step[0] == n) {
+    const int64_t piece = std::min(r.j.batch, kBatchPiece);
+    DLA_TRY(r.c.syev_batched_size(r.h, r.p, jobz, r.e.lower, n, r.type, r.a(0), n, r.rtype, r.out(0, 0, r.real),
+                                  r.type, &dev, &hst, piece));
+    r.need(dev, hst);
+    if (!r.scratch) return 0;
+    for (int64_t first = 0; first < r.j.batch; first += kBatchPiece) {
+      const int64_t count = std::min(kBatchPiece, r.j.batch - first);
+      DLA_TRY(r.c.syev_batched(r.h, r.p, jobz, r.e.lower, n, r.type, r.a(first), n, r.rtype, r.out(0, first, r.real),
+                               r.type, r.at(work), r.dev_bytes, r.host->data(), r.host_bytes, r.info(first), count));
+    }
+    return 0;
+  }
   DLA_TRY(r.c.syevd_size(r.h, r.p, jobz, r.e.lower, n, r.type, r.a(0), r.ld(n), r.rtype, r.out(0, 0, r.real), r.type,
                          &dev, &hst));
   r.need(dev, hst);

@@ -48,6 +48,17 @@ struct DenseSolverLibrary {
                     int type_w, const void* w, int compute, size_t* dev, size_t* host);
   int (*syevd)(void* h, void* p, int jobz, int uplo, int64_t n, int type_a, void* a, int64_t lda, int type_w, void* w,
                int compute, void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info);
+  // Batched forms for stacks of small matrices (one call for the whole stack instead of one per
+  // matrix, whose launch costs dominate at 16 x 16); nullptr where the library lacks them, and
+  // the loop above is used. potrfBatched is typed (float32, float64, complex64, complex128;
+  // 32-bit sizes) and takes a device array of matrix pointers; syevBatched is generic, over a
+  // contiguous stack (matrix k at A + lda n k, its eigenvalues at W + n k).
+  int (*potrf_batched[4])(void* h, int uplo, int n, void** a, int lda, int* info, int batch);
+  int (*syev_batched_size)(void* h, void* p, int jobz, int uplo, int64_t n, int type_a, const void* a, int64_t lda,
+                           int type_w, const void* w, int compute, size_t* dev, size_t* host, int64_t batch);
+  int (*syev_batched)(void* h, void* p, int jobz, int uplo, int64_t n, int type_a, void* a, int64_t lda, int type_w,
+                      void* w, int compute, void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info,
+                      int64_t batch);
   // nullptr where the library has no generic geev: eig and eigvals are then DLA_GPU_UNSUPPORTED.
   int (*geev_size)(void* h, void* p, int jobvl, int jobvr, int64_t n, int type_a, const void* a, int64_t lda,
                    int type_w, const void* w, int type_vl, const void* vl, int64_t ldvl, int type_vr, const void* vr,

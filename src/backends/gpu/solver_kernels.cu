@@ -170,6 +170,11 @@ __global__ void unpack_kernel(Cx<R>* v, int64_t v_step, const R* vr, const Cx<R>
   }
 }
 
+// out[i] = base + i * step_bytes: the matrix pointers the batched routines take.
+__global__ void pointer_array_kernel(void** out, char* base, int64_t step_bytes, int64_t batch) {
+  DLA_GRID_LOOP(i, batch) { out[i] = base + i * step_bytes; }
+}
+
 int last_error() { return static_cast<int>(gpuGetLastError()); }
 
 // The launch (the variadic argument) once per element type T.
@@ -256,6 +261,14 @@ int solver_unpack_vectors(int dtype, void* v, int64_t v_step, const void* vr, co
       break;
     default: return static_cast<int>(gpuErrorInvalidValue);
   }
+  return last_error();
+}
+
+int solver_pointer_array(void** out, void* base, int64_t step_bytes, int64_t batch, void* stream) {
+  if (batch == 0) return 0;
+  static_cast<void>(gpuGetLastError());
+  pointer_array_kernel<<<blocks_for(batch), kThreads, 0, static_cast<gpuStream_t>(stream)>>>(
+      out, static_cast<char*>(base), step_bytes, batch);
   return last_error();
 }
 

@@ -31,6 +31,9 @@ int solver_determinant(int dtype, bool slog, const void* lu, int64_t n, int64_t 
 // vectors v (n x n). `dtype` is the real dtype; vr and w are per matrix n*n and n apart.
 int solver_unpack_vectors(int dtype, void* v, int64_t v_step, const void* vr, const void* w, int64_t w_step,
                           int64_t n, int64_t batch, void* stream);
+// out[i] = base + i * step_bytes for i < batch (device memory): the pointer arrays of the
+// batched routines.
+int solver_pointer_array(void** out, void* base, int64_t step_bytes, int64_t batch, void* stream);
 // Plain stream-ordered byte work: zeroes n bytes at p; copies n bytes (device to device).
 int solver_memset_zero(void* p, size_t n, void* stream);
 int solver_memcpy(void* dst, const void* src, size_t n, void* stream);

@@ -6,7 +6,8 @@
 // generic routines hipsolverDnXpotrf, Xgetrf, Xgetrs and Xgeqrf (cuSOLVER's prototypes, so
 // backends/gpu/dense_solver.h's DenseSolverLibrary types them), and the typed
 // hipsolverDn{S,D}orgqr / {C,Z}ungqr, {S,D,C,Z}gesvd and {S,D}syevd / {C,Z}heevd (32-bit sizes,
-// lwork in elements), which this file adapts to the generic prototypes: hipSOLVER has no
+// lwork in elements), which this file adapts to the generic prototypes, and where present the
+// compatibility API's hipsolverDn{S,D,C,Z}potrfBatched for stacks of small matrices: hipSOLVER has no
 // Xgesvd, and its Xsyevd is younger (hipSOLVER 3.x). Neither hipSOLVER nor its headers are
 // needed to build dlarray. Enumerations are passed as int with hipSOLVER's values; its data types
 // (hipDataType) have cuSOLVER's. What the ops do is dense_solver.cpp's, shared with cuSOLVER.
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backends/gpu/dense_solver.h"
@@ -202,6 +204,13 @@ const Hipsolver* hipsolver() {
   c->r.gesvd = &gesvd;
   c->r.syevd_size = &syevd_size;
   c->r.syevd = &syevd;
+  // potrfBatched (cuSOLVER's prototype in the compatibility API), used where present for stacks of
+  // small matrices; syev_batched stays nullptr (no generic batched syev in the headers this file
+  // follows): eigh of such stacks takes the per-matrix loop.
+  const char* const batched[] = {"hipsolverDnSpotrfBatched", "hipsolverDnDpotrfBatched", "hipsolverDnCpotrfBatched",
+                                 "hipsolverDnZpotrfBatched"};
+  for (int k = 0; k < 4; ++k)
+    c->r.potrf_batched[k] = reinterpret_cast<std::remove_reference_t<decltype(c->r.potrf_batched[k])>>(dlsym(lib, batched[k]));
   // geev_size / geev stay nullptr: eig and eigvals are DLA_GPU_UNSUPPORTED (see the top).
   g_typed = &c->t;  // the adapters are reached only through c, published (release) after this
   g_hipsolver.store(c, std::memory_order_release);

@@ -1,6 +1,6 @@
 // rocm_loaders_check.cpp — drives src/backends/rocm's hipblas_gemm, hipfft_exec and hipsolver_run
 // (with backends/gpu's shared dense_solver.cpp, fft_plans.h, vendor_library.cpp) against
-// mock_rocm_libraries.cpp on the CPU (.ci/rocm-loaders-check): the arguments each library call
+// mock_rocm_libraries.cpp on the CPU (.ci/vendor-loaders-check): the arguments each library call
 // gets, the plan cache, the typed gesvd/syevd adapters' workspace split, the status codes and
 // their text, and eig's DLA_GPU_UNSUPPORTED. What it cannot check is AMD's libraries themselves.
 #include <cmath>
@@ -13,7 +13,8 @@
 #include "core/linalg_ops.h"
 extern "C" { extern char g_last_name[64]; extern int g_log_stream; extern int g_fft_creates, g_fft_plan_type, g_fft_exec;
 extern long long g_fft_n0, g_fft_batch; extern void* g_fft_work; extern int g_gesvd_ok, g_gesvd_lwork; extern char g_jobu;
-extern void* g_scratch_lo; extern void* g_scratch_hi; extern int g_syevd_jobz, g_syevd_uplo, g_syevd_lwork, g_potrf_uplo, g_potrf_calls; }
+extern void* g_scratch_lo; extern void* g_scratch_hi; extern int g_syevd_jobz, g_syevd_uplo, g_syevd_lwork, g_potrf_uplo, g_potrf_calls;
+extern int g_potrf_batched_calls, g_potrf_batched_count, g_potrf_batched_uplo, g_potrf_batched_lda; extern void* g_potrf_batched_ptrs[8]; }
 using namespace dla;
 static int fails = 0;
 #define CHECK(c) do { if (!(c)) { std::printf("FAIL %s:%d %s\n", __FILE__, __LINE__, #c); ++fails; } } while (0)
@@ -86,6 +87,21 @@ int main() {
     DlaGpuSolver s{}; s.op = int(LinalgOpId::cholesky); s.dtype = int(ScalarType::Float32); s.flags = DLA_GPU_SOLVER_UPPER;
     s.batch = 2; s.m = n; s.n = n; s.a = a.data(); s.a_step = n * n; s.info = info;
     CHECK(solve(s, scratch) == 0); CHECK(g_potrf_uplo == 121); CHECK(g_potrf_calls == 2);
+  }
+  { // cholesky float64, a stack of 3 small matrices: one potrfBatched call over device pointers to each
+    const int n = 4; std::vector<double> a(3 * n * n); int32_t info[3] = {-1, -1, -1};
+    DlaGpuSolver s{}; s.op = int(LinalgOpId::cholesky); s.dtype = int(ScalarType::Float64);
+    s.batch = 3; s.m = n; s.n = n; s.a = a.data(); s.a_step = n * n; s.info = info;
+    const int loops = g_potrf_calls;
+    CHECK(solve(s, scratch) == 0); CHECK(g_potrf_batched_calls == 1); CHECK(g_potrf_calls == loops);
+    CHECK(g_potrf_batched_count == 3); CHECK(g_potrf_batched_uplo == 122); CHECK(g_potrf_batched_lda == n);
+    for (int i = 0; i < 3; ++i) { CHECK(g_potrf_batched_ptrs[i] == a.data() + i * n * n); CHECK(info[i] == 10 + i); }
+    // order 33 (above the batched routines' range) and a single matrix: the per-matrix routine
+    const int big = 33; std::vector<double> b(2 * big * big); int32_t info2[2];
+    s.n = s.m = big; s.a = b.data(); s.a_step = big * big; s.batch = 2; s.info = info2;
+    CHECK(solve(s, scratch) == 0); CHECK(g_potrf_batched_calls == 1); CHECK(g_potrf_calls == loops + 2);
+    s.n = s.m = n; s.a = a.data(); s.a_step = n * n; s.batch = 1; s.info = info;
+    CHECK(solve(s, scratch) == 0); CHECK(g_potrf_batched_calls == 1); CHECK(g_potrf_calls == loops + 3);
   }
   { // eig: not wired on ROCm
     const int n = 2; std::vector<float> a(n * n); int32_t info[1];

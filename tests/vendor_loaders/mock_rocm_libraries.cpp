@@ -1,5 +1,5 @@
 // mock_rocm_libraries.cpp — stand-ins for the hipBLAS, hipFFT and hipSOLVER entry points that
-// src/backends/rocm/*.cpp resolve, for .ci/rocm-loaders-check (no AMD GPU needed): built as one
+// src/backends/rocm/*.cpp resolve, for .ci/vendor-loaders-check (no AMD GPU needed): built as one
 // shared object that the check links against and the loaders open under the libraries'
 // sonames (DLARRAY_GPU_LIBRARY_PATH). Written from the prototypes the loaders declare, not from
 // AMD's headers. "Device" memory is host memory here: the GEMM computes for real, the FFT and
@@ -77,10 +77,19 @@ int hipsolverDnSetStream(void*, void* s) { g_log_stream = (int)(intptr_t)s; retu
 int hipsolverDnCreateParams(void** p) { *p = (void*)0x88; return 0; }
 int g_potrf_uplo = 0, g_potrf_calls = 0;
 int hipsolverDnXpotrf_bufferSize(void*, void* p, int uplo, int64_t n, int type, const void*, int64_t lda, int, size_t* d, size_t* h) {
-  *d = 64; *h = 0; g_potrf_uplo = uplo; return p == (void*)0x88 && type == 0 && lda >= n ? 0 : 3;
+  *d = 64; *h = 0; g_potrf_uplo = uplo; return p == (void*)0x88 && (type == 0 || type == 1) && lda >= n ? 0 : 3;
 }
 int hipsolverDnXpotrf(void*, void*, int uplo, int64_t, int, void*, int64_t, int, void*, size_t, void*, size_t, int* info) {
   ++g_potrf_calls; g_potrf_uplo = uplo; *info = 0; return 0;
+}
+// The batched Cholesky only in float64 (the other types' absence takes the per-matrix loop):
+// records the call and writes info[i] = 10 + i, so the check sees each matrix's own info slot.
+int g_potrf_batched_calls = 0, g_potrf_batched_count = 0, g_potrf_batched_uplo = 0, g_potrf_batched_lda = 0;
+void* g_potrf_batched_ptrs[8];
+int hipsolverDnDpotrfBatched(void* h, int uplo, int n, double** a, int lda, int* info, int batch) {
+  ++g_potrf_batched_calls; g_potrf_batched_count = batch; g_potrf_batched_uplo = uplo; g_potrf_batched_lda = lda;
+  for (int i = 0; i < batch; ++i) { if (i < 8) g_potrf_batched_ptrs[i] = a[i]; info[i] = 10 + i; }
+  return h == (void*)0x77 && lda >= n ? 0 : 3;
 }
 #define STUB(name) int name() { return 0; }
 STUB(hipsolverDnXgetrf_bufferSize) STUB(hipsolverDnXgetrf) STUB(hipsolverDnXgetrs) STUB(hipsolverDnXgeqrf_bufferSize)

@@ -1,0 +1,68 @@
+// cusolver_check.cpp — drives src/backends/cuda/cusolver.cpp's cusolver_run (with the shared
+// dense_solver.cpp) against mock_cusolver.cpp on the CPU (.ci/vendor-loaders-check): which stacks
+// take cuSOLVER's batched routines (XsyevBatched, ?potrfBatched) and with which arguments, and
+// that the rest keep the per-matrix loop. What it cannot check is cuSOLVER itself.
+#include <cstdio>
+#include <vector>
+
+#include "backends/cuda/cuda_libraries.h"
+#include "core/dtype.h"
+#include "core/linalg_ops.h"
+extern "C" {
+extern int g_cu_loop, g_cu_batched, g_cu_jobz, g_cu_uplo, g_cu_type_a, g_cu_type_w;
+extern long long g_cu_count, g_cu_lda, g_cu_n;
+extern void *g_cu_a, *g_cu_w, *g_cu_ptrs[8];
+extern int* g_cu_info;
+extern size_t g_cu_dev_bytes;
+}
+namespace dla::cuda {
+const char* cublas_status_name(int) { return nullptr; }  // cuBLAS is not part of this check
+}
+using namespace dla;
+static int fails = 0;
+#define CHECK(c) do { if (!(c)) { std::printf("FAIL %s:%d %s\n", __FILE__, __LINE__, #c); ++fails; } } while (0)
+static int solve(DlaGpuSolver& s) {
+  size_t need = 0;
+  std::vector<unsigned char> host;
+  if (int r = cuda::cusolver_run(0, s, nullptr, &need, (void*)11, &host)) return r;
+  static std::vector<char> scratch;
+  scratch.assign(need, 0);
+  return cuda::cusolver_run(0, s, scratch.data(), &need, (void*)11, &host);
+}
+int main() {
+  const int n = 16, batch = 5;
+  std::vector<double> a(batch * n * n), w(batch * n);
+  int info[batch];
+  DlaGpuSolver s{}; s.op = int(LinalgOpId::eigh); s.dtype = int(ScalarType::Float64); s.flags = DLA_GPU_SOLVER_VECTORS;
+  s.batch = batch; s.m = n; s.n = n; s.a = a.data(); s.a_step = n * n; s.out[0] = w.data(); s.out_step[0] = n; s.info = info;
+  // eigh of a contiguous stack of 16 x 16: one XsyevBatched call (CUDA_R_64F, vectors, lower)
+  CHECK(solve(s) == 0); CHECK(g_cu_batched == 1); CHECK(g_cu_loop == 0); CHECK(g_cu_count == batch);
+  CHECK(g_cu_lda == n); CHECK(g_cu_n == n); CHECK(g_cu_jobz == 1); CHECK(g_cu_uplo == 0); CHECK(g_cu_type_a == 1);
+  CHECK(g_cu_type_w == 1); CHECK(g_cu_a == a.data()); CHECK(g_cu_w == w.data()); CHECK(g_cu_info == info);
+  CHECK(g_cu_dev_bytes >= 1000 + batch); CHECK(info[4] == 24);
+  // complex64: CUDA_C_32F matrices, CUDA_R_32F eigenvalues
+  std::vector<float> cw(batch * n);
+  s.dtype = int(ScalarType::Complex64); s.out[0] = cw.data();
+  CHECK(solve(s) == 0); CHECK(g_cu_batched == 2); CHECK(g_cu_type_a == 4); CHECK(g_cu_type_w == 0); CHECK(g_cu_w == cw.data());
+  // matrices not n*n apart, a single matrix, and order 33: the per-matrix routine
+  s.dtype = int(ScalarType::Float64); s.out[0] = w.data(); s.a_step = n * n + 1;
+  CHECK(solve(s) == 0); CHECK(g_cu_batched == 2); CHECK(g_cu_loop == batch);
+  s.a_step = n * n; s.batch = 1;
+  CHECK(solve(s) == 0); CHECK(g_cu_batched == 2); CHECK(g_cu_loop == batch + 1);
+  std::vector<double> big(2 * 33 * 33), bw(2 * 33);
+  s.batch = 2; s.m = s.n = 33; s.a = big.data(); s.a_step = 33 * 33; s.out[0] = bw.data(); s.out_step[0] = 33;
+  CHECK(solve(s) == 0); CHECK(g_cu_batched == 2); CHECK(g_cu_loop == batch + 3);
+  // cholesky float32 stack: potrfBatched over a device array of the matrices' pointers
+  std::vector<float> fa(batch * n * n);
+  s.op = int(LinalgOpId::cholesky); s.flags = 0; s.dtype = int(ScalarType::Float32); s.batch = batch; s.m = s.n = n;
+  s.a = fa.data(); s.a_step = n * n;
+  CHECK(solve(s) == 0); CHECK(g_cu_batched == 3); CHECK(g_cu_count == batch); CHECK(g_cu_lda == n); CHECK(g_cu_uplo == 0);
+  for (int i = 0; i < batch; ++i) CHECK(g_cu_ptrs[i] == fa.data() + i * n * n);
+  CHECK(info[3] == 33);
+  // float64 has no potrfBatched in the mock: the loop
+  s.dtype = int(ScalarType::Float64); s.a = a.data();
+  const int before = g_cu_loop;
+  CHECK(solve(s) == 0); CHECK(g_cu_batched == 3); CHECK(g_cu_loop == before + batch);
+  std::printf("cusolver-check: %s (%d failures)\n", fails ? "FAILED" : "all checks passed", fails);
+  return fails != 0;
+}
