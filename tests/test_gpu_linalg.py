@@ -252,8 +252,9 @@ def test_eigh_and_eig(dtype, shape):
 @pytest.mark.parametrize("dtype", FLOAT)
 @pytest.mark.parametrize("shape", [(500, 16, 16), (3, 32, 32), (2, 33, 33), (2, 2, 1, 1)], ids=str)
 def test_stacks_of_small_matrices(dtype, shape):
-    # Up to 32 x 32, stacks take cuSOLVER's batched routines (potrfBatched, XsyevBatched) where the
-    # library has them; 33 x 33 stays on the per-matrix loop. Both must give the CPU's results.
+    # Up to 32 x 32, stacks take cuSOLVER's batched routines (potrfBatched, XsyevBatched,
+    # gesvdjBatched) where the library has them; 33 x 33 stays on the per-matrix loop. Both must
+    # give the CPU's results.
     spd = hermitian_pd(shape, dtype, 8)
     n = shape[-1]
     for upper in (False, True):
@@ -263,6 +264,17 @@ def test_stacks_of_small_matrices(dtype, shape):
     near(w, host(dl.linalg.eigvalsh(dl.asarray(spd))), dtype, 10 * n)
     near(spd @ v, v * w[..., None, :], dtype, 10 * n)
     near(on_gpu(dl.linalg.eigvalsh(gpu(spd))), w, dtype, 10 * n)
+    for x in (spd, values(shape[:-1] + (max(n - 3, 1),), dtype, 9), values(shape[:-2] + (max(n - 3, 1), n), dtype, 10)):
+        for full in (False, True):  # gesvdjBatched up to 32 x 32
+            u, sv, vh = on_gpu(dl.linalg.svd(gpu(x), full_matrices=full))
+            cu, cs, cvh = (host(t) for t in dl.linalg.svd(dl.asarray(x), full_matrices=full))
+            assert (u.shape, sv.shape, vh.shape) == (cu.shape, cs.shape, cvh.shape)
+            near(sv, cs, dtype, n)
+            k = sv.shape[-1]
+            near((u[..., :k] * sv[..., None, :]) @ vh[..., :k, :], x, dtype, n)
+            near(adj(u) @ u, np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2), dtype, n)
+            near(vh @ adj(vh), np.broadcast_to(np.eye(vh.shape[-2]), vh.shape[:-2] + (vh.shape[-2],) * 2), dtype, n)
+        near(on_gpu(dl.linalg.svdvals(gpu(x))), host(dl.linalg.svdvals(dl.asarray(x))), dtype, n)
     bad = spd.copy()
     bad[(-1,) * (len(shape) - 2)] = -np.eye(n, dtype=dtype)
     index = str(tuple(int(i) - 1 for i in shape[:-2]))

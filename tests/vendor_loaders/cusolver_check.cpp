@@ -1,6 +1,7 @@
 // cusolver_check.cpp — drives src/backends/cuda/cusolver.cpp's cusolver_run (with the shared
 // dense_solver.cpp) against mock_cusolver.cpp on the CPU (.ci/vendor-loaders-check): which stacks
-// take cuSOLVER's batched routines (XsyevBatched, ?potrfBatched) and with which arguments, and
+// take cuSOLVER's batched routines (XsyevBatched, ?potrfBatched, ?gesvdjBatched) and with which
+// arguments, and
 // that the rest keep the per-matrix loop. What it cannot check is cuSOLVER itself.
 #include <cstdio>
 #include <vector>
@@ -13,6 +14,9 @@ extern int g_cu_loop, g_cu_batched, g_cu_jobz, g_cu_uplo, g_cu_type_a, g_cu_type
 extern long long g_cu_count, g_cu_lda, g_cu_n;
 extern void *g_cu_a, *g_cu_w, *g_cu_ptrs[8];
 extern int* g_cu_info;
+extern int g_cu_svdj_jobz, g_cu_svdj_m, g_cu_svdj_n, g_cu_svdj_lda, g_cu_svdj_ldu, g_cu_svdj_ldv, g_cu_svdj_lwork,
+    g_cu_svdj_batch;
+extern void *g_cu_svdj_s, *g_cu_svdj_params;
 extern size_t g_cu_dev_bytes;
 }
 namespace dla::cuda {
@@ -63,6 +67,33 @@ int main() {
   s.dtype = int(ScalarType::Float64); s.a = a.data();
   const int before = g_cu_loop;
   CHECK(solve(s) == 0); CHECK(g_cu_batched == 3); CHECK(g_cu_loop == before + batch);
+  // svd float32 of a stack of tall 6 x 4 matrices: gesvdjBatched; reduced U is the first 4 columns
+  // (first 24 elements) of each 6 x 6 U, copied out of the scratch
+  for (bool full : {false, true}) {
+    const int m = 6, n2 = 4, k = 4, ucols = full ? m : k, vtrows = full ? n2 : k;
+    std::vector<float> x(batch * m * n2), u(batch * m * ucols, -1), sv(batch * k, -1), vt(batch * vtrows * n2);
+    DlaGpuSolver v{}; v.op = int(LinalgOpId::svd); v.dtype = int(ScalarType::Float32);
+    v.flags = DLA_GPU_SOLVER_VECTORS | (full ? DLA_GPU_SOLVER_FULL : 0); v.batch = batch; v.m = m; v.n = n2;
+    v.a = x.data(); v.a_step = m * n2; v.out[0] = u.data(); v.out[1] = sv.data(); v.out[2] = vt.data();
+    v.out_step[0] = m * ucols; v.out_step[1] = k; v.out_step[2] = vtrows * n2; v.info = info;
+    const int before_b = g_cu_batched;
+    CHECK(solve(v) == 0); CHECK(g_cu_batched == before_b + 1); CHECK(g_cu_svdj_batch == batch);
+    CHECK(g_cu_svdj_jobz == 1); CHECK(g_cu_svdj_m == m); CHECK(g_cu_svdj_n == n2); CHECK(g_cu_svdj_lda == m);
+    CHECK(g_cu_svdj_ldu == m); CHECK(g_cu_svdj_ldv == n2); CHECK(g_cu_svdj_lwork >= 7 * (m + n2));
+    CHECK(g_cu_svdj_s == sv.data()); CHECK(g_cu_svdj_params != nullptr);
+    bool u_ok = true;
+    for (int b = 0; b < batch; ++b)
+      for (int e = 0; e < m * ucols; ++e) u_ok = u_ok && u[b * m * ucols + e] == float(1000 * b + e);
+    CHECK(u_ok); CHECK(sv[3 * k + 2] == 5.0f);
+  }
+  { // svdvals of a wide stack: no vectors, still one batched call
+    const int m = 3, n2 = 5, k = 3;
+    std::vector<float> x(batch * m * n2), sv(batch * k, -1);
+    DlaGpuSolver v{}; v.op = int(LinalgOpId::svdvals); v.dtype = int(ScalarType::Float32); v.batch = batch;
+    v.m = m; v.n = n2; v.a = x.data(); v.a_step = m * n2; v.out[1] = sv.data(); v.out_step[1] = k; v.info = info;
+    const int before_b = g_cu_batched;
+    CHECK(solve(v) == 0); CHECK(g_cu_batched == before_b + 1); CHECK(g_cu_svdj_jobz == 0); CHECK(sv[4 * k] == 4.0f);
+  }
   std::printf("cusolver-check: %s (%d failures)\n", fails ? "FAILED" : "all checks passed", fails);
   return fails != 0;
 }

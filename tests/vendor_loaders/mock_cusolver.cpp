@@ -3,7 +3,8 @@
 // the check opens under cuSOLVER's soname. Written from the prototypes the loader declares.
 // "Device" memory is host memory; the entries record what they were given (g_cu_* globals) and
 // write each matrix's info slot, so the check sees the batching. Of the batched forms only
-// float32 potrfBatched and XsyevBatched exist here: the other types must take the per-matrix loop.
+// float32 potrfBatched and gesvdjBatched, and XsyevBatched, exist here: the other types must take
+// the per-matrix loop.
 #include <cstddef>
 #include <cstdint>
 
@@ -43,6 +44,28 @@ int cusolverDnXpotrf_bufferSize(void*, void*, int, int64_t, int, const void*, in
 }
 int cusolverDnXpotrf(void*, void*, int, int64_t, int, void*, int64_t, int, void*, size_t, void*, size_t, int* info) {
   ++g_cu_loop; *info = 0; return 0;
+}
+// gesvdjBatched, float32 only: U's elements are 1000 b + e (matrix b, element e), S's b + j.
+int g_cu_svdj_jobz = -1, g_cu_svdj_m = 0, g_cu_svdj_n = 0, g_cu_svdj_lda = 0, g_cu_svdj_ldu = 0, g_cu_svdj_ldv = 0;
+int g_cu_svdj_lwork = 0, g_cu_svdj_batch = 0;
+void *g_cu_svdj_s = nullptr, *g_cu_svdj_params = nullptr;
+int cusolverDnCreateGesvdjInfo(void** info) { static int params; *info = &params; return 0; }
+int cusolverDnSgesvdjBatched_bufferSize(void*, int, int m, int n, const void*, int, const void*, const void*, int,
+                                        const void*, int, int* lwork, void* params, int) {
+  *lwork = 7 * (m + n); return params ? 0 : 3;
+}
+int cusolverDnSgesvdjBatched(void*, int jobz, int m, int n, float*, int lda, float* s, float* u, int ldu, float* v,
+                             int ldv, float*, int lwork, int* info, void* params, int batch) {
+  ++g_cu_batched; g_cu_svdj_jobz = jobz; g_cu_svdj_m = m; g_cu_svdj_n = n; g_cu_svdj_lda = lda; g_cu_svdj_ldu = ldu;
+  g_cu_svdj_ldv = ldv; g_cu_svdj_lwork = lwork; g_cu_svdj_batch = batch; g_cu_svdj_s = s; g_cu_svdj_params = params;
+  const int k = m < n ? m : n;
+  for (int b = 0; b < batch; ++b) {
+    for (int e = 0; e < m * m; ++e) u[b * m * m + e] = float(1000 * b + e);
+    for (int e = 0; e < n * n; ++e) v[b * n * n + e] = 0;
+    for (int j = 0; j < k; ++j) s[b * k + j] = float(b + j);
+    info[b] = 0;
+  }
+  return u && v && lwork >= 7 * (m + n) ? 0 : 3;
 }
 #define STUB(name) int name() { return 0; }
 STUB(cusolverDnXgetrf_bufferSize) STUB(cusolverDnXgetrf) STUB(cusolverDnXgetrs) STUB(cusolverDnXgeqrf_bufferSize)

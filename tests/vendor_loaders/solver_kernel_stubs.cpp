@@ -17,4 +17,8 @@ int solver_pointer_array(void** out, void* base, int64_t step, int64_t batch, vo
 }
 int solver_memset_zero(void* p, size_t n, void*) { std::memset(p, 0, n); return 0; }
 int solver_memcpy(void* d, const void* s, size_t n, void*) { std::memcpy(d, s, n); return 0; }
+int solver_memcpy_rows(void* d, size_t dp, const void* s, size_t sp, size_t w, size_t rows, void*) {
+  for (size_t i = 0; i < rows; ++i) std::memcpy(static_cast<char*>(d) + i * dp, static_cast<const char*>(s) + i * sp, w);
+  return 0;
+}
 }

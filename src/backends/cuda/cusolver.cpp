@@ -5,7 +5,7 @@
 // cuSOLVER 11 and 12): the 64-bit generic ("X") routines potrf, getrf, getrs, geqrf, gesvd, syevd
 // and geev, whose sizes are int64_t and whose element type is a cudaDataType argument, plus the
 // legacy ?orgqr / ?ungqr, which has no generic form, and where present the batched forms
-// ?potrfBatched and XsyevBatched for stacks of small matrices; their prototypes are
+// ?potrfBatched, XsyevBatched and ?gesvdjBatched for stacks of small matrices; their prototypes are
 // backends/gpu/dense_solver.h's DenseSolverLibrary (enumerations passed as int), so neither
 // cuSOLVER nor its headers are needed to build dlarray. This file loads them and names
 // cuSOLVER's enumerations; what the ops do with them is backends/gpu/dense_solver.cpp's, shared
@@ -124,6 +124,14 @@ const Cusolver* cusolver() {
   if (optional(lib, "cusolverDnXsyevBatched_bufferSize", &c->r.syev_batched_size))
     optional(lib, "cusolverDnXsyevBatched", &c->r.syev_batched);
   if (!c->r.syev_batched) c->r.syev_batched_size = nullptr;
+  const char* const svdj[4][2] = {{"cusolverDnSgesvdjBatched_bufferSize", "cusolverDnSgesvdjBatched"},
+                                  {"cusolverDnDgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched"},
+                                  {"cusolverDnCgesvdjBatched_bufferSize", "cusolverDnCgesvdjBatched"},
+                                  {"cusolverDnZgesvdjBatched_bufferSize", "cusolverDnZgesvdjBatched"}};
+  if (optional(lib, "cusolverDnCreateGesvdjInfo", &c->r.create_gesvdj_info))
+    for (int k = 0; k < 4; ++k)
+      if (!optional(lib, svdj[k][0], &c->r.gesvdj_batched_size[k]) || !optional(lib, svdj[k][1], &c->r.gesvdj_batched[k]))
+        c->r.gesvdj_batched[k] = nullptr;
   const Cusolver* expected = nullptr;
   if (g_cusolver.compare_exchange_strong(expected, c, std::memory_order_acq_rel)) return c;
   delete c;
@@ -143,7 +151,11 @@ int cusolver_run(int device, const DlaGpuSolver& job, void* temp, size_t* temp_b
   gpu::BoundHandle b;
   auto create = [c](gpu::BoundHandle* fresh) {  // binds the handle to the current device
     if (Status s = c->create(&fresh->h)) return s;
-    return c->create_params(&fresh->p);
+    if (Status s = c->create_params(&fresh->p)) return s;
+    // gesvdjBatched's parameters (defaults: tolerance at machine precision, 100 sweeps, sorted);
+    // without them svd takes the per-matrix routine.
+    if (c->r.create_gesvdj_info && c->r.create_gesvdj_info(&fresh->svdj) != 0) fresh->svdj = nullptr;
+    return 0;
   };
   if (Status s = gpu::HandlePool<CusolverTag>::get(device, &b, create)) return DLA_GPU_SOLVER_STATUS - s;
   if (Status s = c->set_stream(b.h, stream)) return DLA_GPU_SOLVER_STATUS - s;

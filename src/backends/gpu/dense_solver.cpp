@@ -47,6 +47,7 @@ struct Run {
   int code;                // 0..3: float32, float64, complex64, complex128
   size_t item, real;
   bool is_complex;
+  void* svdj = nullptr;     // the handle's gesvdj parameter object, if any
   char* scratch = nullptr;  // nullptr while sizing
   Carve carve = {};
   size_t dev_bytes = 0, host_bytes = 0;  // the routine workspace (the largest asked for)
@@ -190,6 +191,50 @@ Status qr(Run& r, size_t work) {
   return 0;
 }
 
+// gesvdjBatched over a contiguous stack of matrices up to 32 x 32 (either shape): U (m x m) into
+// out[0] directly when the full factor is asked for, else into scratch and its first k columns
+// (the first m k elements, column-major) copied out; V (n x n) into scratch, and Vh = the adjoint
+// of its first vtrows columns.
+bool svd_batched_fits(const Run& r, int64_t m, int64_t n, int64_t k) {
+  return r.svdj && r.c.gesvdj_batched[r.code] && r.j.batch > 1 && k >= 1 && std::max(m, n) <= kBatchedMaxN &&
+         r.j.a_step == m * n && r.j.out_step[1] == k;
+}
+
+Status svd_batched(Run& r, size_t work) {
+  const int64_t m = r.j.m, n = r.j.n, k = std::min(m, n);
+  const bool full = r.j.flags & DLA_GPU_SOLVER_FULL, vectors = r.j.flags & DLA_GPU_SOLVER_VECTORS;
+  const int64_t ucols = full ? m : k, vtrows = full ? n : k;
+  const int jobz = vectors ? r.e.vector : r.e.no_vector;
+  const int64_t piece = std::min(r.j.batch, kBatchPiece);
+  // U and V get real buffers even for svdvals (the routine is not documented to skip them then).
+  const bool u_direct = vectors && ucols == m && r.j.out_step[0] == m * m;
+  const size_t u_at = u_direct ? 0 : r.carve.take(r.item * size_t(m * m * piece));
+  const size_t v_at = r.carve.take(r.item * size_t(n * n * piece));
+  auto u_of = [&](int64_t first) -> void* {
+    return u_direct ? r.out(0, first, r.item) : static_cast<void*>(r.at(u_at));
+  };
+  int lwork = 0;
+  DLA_TRY(r.c.gesvdj_batched_size[r.code](r.h, jobz, int(m), int(n), r.a(0), int(m), r.out(1, 0, r.real), u_of(0),
+                                          int(m), r.at(v_at), int(n), &lwork, r.svdj, int(piece)));
+  r.need(r.item * size_t(lwork > 0 ? lwork : 1), 0);
+  if (!r.scratch) return 0;
+  const int work_elems = static_cast<int>(std::min<size_t>(r.dev_bytes / r.item, INT_MAX));
+  for (int64_t first = 0; first < r.j.batch; first += kBatchPiece) {
+    const int64_t count = std::min(kBatchPiece, r.j.batch - first);
+    void* v = r.at(v_at);
+    DLA_TRY(r.c.gesvdj_batched[r.code](r.h, jobz, int(m), int(n), r.a(first), int(m), r.out(1, first, r.real),
+                                       u_of(first), int(m), v, int(n), r.at(work), work_elems, r.info(first), r.svdj,
+                                       int(count)));
+    if (!vectors) continue;
+    if (!u_direct)
+      DLA_KERNEL(solver_memcpy_rows(r.out(0, first, r.item), r.item * size_t(r.j.out_step[0]), r.at(u_at),
+                                    r.item * size_t(m * m), r.item * size_t(m * ucols), size_t(count), r.stream));
+    DLA_KERNEL(solver_adjoint(r.j.dtype, r.out(2, first, r.item), v, n, vtrows, r.j.out_step[2], n * n, count,
+                              r.stream));
+  }
+  return 0;
+}
+
 // Xgesvd needs m >= n: a wide matrix is decomposed as its adjoint, A^H = U' S V'^H,
 // so A = V' S U'^H: U = V' and Vh = U'^H, each one adjoint kernel away.
 Status svd(Run& r, size_t work) {
@@ -200,6 +245,7 @@ Status svd(Run& r, size_t work) {
   const bool wide = m < n;
   const int64_t tm = wide ? n : m, tn = wide ? m : n;  // the tall matrix handed to gesvd
   const int64_t tu_cols = full ? tm : k;               // its U' is tm x tu_cols, its V'^H tn x tn (tn == k)
+  if (svd_batched_fits(r, m, n, k)) return svd_batched(r, work);
   const size_t at_at = wide ? r.carve.take(r.item * size_t(m * n)) : 0;
   const size_t tu_at = wide && vectors ? r.carve.take(r.item * size_t(tm * tu_cols)) : 0;
   const size_t tv_at = wide && vectors ? r.carve.take(r.item * size_t(tn * tn)) : 0;
@@ -349,6 +395,7 @@ int run_job(const DenseSolverLibrary& c, const DenseSolverEnums& e, BoundHandle 
   }
   const size_t real = (code == 1 || code == 3) ? 8 : 4;
   Run r{c, e, b.h, b.p, job, stream, host_work, type, rtype, ctype, code, code >= 2 ? 2 * real : real, real, code >= 2};
+  r.svdj = b.svdj;
   // Sizing: the pieces first, the routine workspace after them (its size is known last).
   if (Status s = dispatch(r, 0)) return code_of(s);
   const size_t work = r.carve.take(0);
@@ -360,6 +407,7 @@ int run_job(const DenseSolverLibrary& c, const DenseSolverEnums& e, BoundHandle 
   if (*temp_bytes < need) return DLA_GPU_SOLVER_STATUS - e.invalid_value;
   host_work->assign(r.host_bytes, 0);
   Run run{c, e, b.h, b.p, job, stream, host_work, type, rtype, ctype, code, r.item, real, r.is_complex};
+  run.svdj = b.svdj;
   run.scratch = static_cast<char*>(temp);
   run.dev_bytes = r.dev_bytes;
   run.host_bytes = r.host_bytes;

@@ -59,6 +59,14 @@ struct DenseSolverLibrary {
   int (*syev_batched)(void* h, void* p, int jobz, int uplo, int64_t n, int type_a, void* a, int64_t lda, int type_w,
                       void* w, int compute, void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info,
                       int64_t batch);
+  // gesvdjBatched (typed; m, n <= 32; a contiguous stack; U m x m and V n x n whole, V not V^H;
+  // singular values in descending order by default), with its parameter object, made per handle
+  // (BoundHandle::svdj) by create_gesvdj_info. lwork counts elements.
+  int (*create_gesvdj_info)(void** info);
+  int (*gesvdj_batched_size[4])(void* h, int jobz, int m, int n, const void* a, int lda, const void* s, const void* u,
+                                int ldu, const void* v, int ldv, int* lwork, void* params, int batch);
+  int (*gesvdj_batched[4])(void* h, int jobz, int m, int n, void* a, int lda, void* s, void* u, int ldu, void* v,
+                           int ldv, void* work, int lwork, int* info, void* params, int batch);
   // nullptr where the library has no generic geev: eig and eigvals are then DLA_GPU_UNSUPPORTED.
   int (*geev_size)(void* h, void* p, int jobvl, int jobvr, int64_t n, int type_a, const void* a, int64_t lda,
                    int type_w, const void* w, int type_vl, const void* vl, int64_t ldvl, int type_vr, const void* vr,

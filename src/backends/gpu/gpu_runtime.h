@@ -52,6 +52,7 @@ using gpuMemPoolProps = hipMemPoolProps;
 #define gpuMallocManaged hipMallocManaged
 #define gpuMemAttachGlobal hipMemAttachGlobal
 #define gpuMemcpyAsync hipMemcpyAsync
+#define gpuMemcpy2DAsync hipMemcpy2DAsync
 #define gpuMemcpyDefault hipMemcpyDefault
 #define gpuMemsetAsync hipMemsetAsync
 #define gpuStreamCreateWithFlags hipStreamCreateWithFlags
@@ -115,6 +116,7 @@ using gpuMemPoolProps = cudaMemPoolProps;
 #define gpuMallocManaged cudaMallocManaged
 #define gpuMemAttachGlobal cudaMemAttachGlobal
 #define gpuMemcpyAsync cudaMemcpyAsync
+#define gpuMemcpy2DAsync cudaMemcpy2DAsync
 #define gpuMemcpyDefault cudaMemcpyDefault
 #define gpuMemsetAsync cudaMemsetAsync
 #define gpuStreamCreateWithFlags cudaStreamCreateWithFlags

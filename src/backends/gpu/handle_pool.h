@@ -13,10 +13,12 @@ namespace dla::gpu {
 
 constexpr int kMaxHandleDevices = 64;
 
-// A library handle and, for the solvers, its parameter object (nullptr when unused).
+// A library handle and, for the solvers, its parameter object and its gesvdj parameter object
+// (nullptr when unused or when the library has no gesvdjBatched).
 struct BoundHandle {
   void* h = nullptr;
   void* p = nullptr;
+  void* svdj = nullptr;
 };
 
 // One pool per library: `Tag` is any type of the library's own (two libraries must not share

@@ -277,6 +277,13 @@ int solver_memset_zero(void* p, size_t n, void* stream) {
   return static_cast<int>(gpuMemsetAsync(p, 0, n, static_cast<gpuStream_t>(stream)));
 }
 
+int solver_memcpy_rows(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width, size_t rows,
+                       void* stream) {
+  if (width == 0 || rows == 0) return 0;
+  return static_cast<int>(gpuMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, gpuMemcpyDefault,
+                                           static_cast<gpuStream_t>(stream)));
+}
+
 int solver_memcpy(void* dst, const void* src, size_t n, void* stream) {
   if (n == 0) return 0;
   return static_cast<int>(gpuMemcpyAsync(dst, src, n, gpuMemcpyDefault, static_cast<gpuStream_t>(stream)));

@@ -37,5 +37,8 @@ int solver_pointer_array(void** out, void* base, int64_t step_bytes, int64_t bat
 // Plain stream-ordered byte work: zeroes n bytes at p; copies n bytes (device to device).
 int solver_memset_zero(void* p, size_t n, void* stream);
 int solver_memcpy(void* dst, const void* src, size_t n, void* stream);
+// Copies `rows` runs of `width` bytes, src_pitch bytes apart in src, to dst_pitch bytes apart in dst.
+int solver_memcpy_rows(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width, size_t rows,
+                       void* stream);
 
 }  // namespace dla::gpu

@@ -6,11 +6,11 @@
 // generic routines hipsolverDnXpotrf, Xgetrf, Xgetrs and Xgeqrf (cuSOLVER's prototypes, so
 // backends/gpu/dense_solver.h's DenseSolverLibrary types them), and the typed
 // hipsolverDn{S,D}orgqr / {C,Z}ungqr, {S,D,C,Z}gesvd and {S,D}syevd / {C,Z}heevd (32-bit sizes,
-// lwork in elements), which this file adapts to the generic prototypes, and where present the
-// compatibility API's hipsolverDn{S,D,C,Z}potrfBatched for stacks of small matrices: hipSOLVER has no
-// Xgesvd, and its Xsyevd is younger (hipSOLVER 3.x). Neither hipSOLVER nor its headers are
-// needed to build dlarray. Enumerations are passed as int with hipSOLVER's values; its data types
-// (hipDataType) have cuSOLVER's. What the ops do is dense_solver.cpp's, shared with cuSOLVER.
+// lwork in elements), which this file adapts to the generic prototypes (hipSOLVER has no
+// Xgesvd, and its Xsyevd is younger: hipSOLVER 3.x); where present, the compatibility API's
+// {S,D,C,Z}potrfBatched and gesvdjBatched for stacks of small matrices. Neither hipSOLVER nor its
+// headers are needed to build dlarray. Enumerations are passed as int with hipSOLVER's values;
+// its data types (hipDataType) have cuSOLVER's. What the ops do is dense_solver.cpp's, shared with cuSOLVER.
 //
 // Not wired: eig and eigvals. hipSOLVER's generic geev is recent and not in the headers this
 // file was written against, so the table answers DLA_GPU_UNSUPPORTED (NotImplementedError).
@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "backends/gpu/dense_solver.h"
@@ -147,6 +146,12 @@ int syevd(void* h, void*, int jobz, int uplo, int64_t n, int type_a, void* a, in
 }
 
 template <class F>
+bool optional(void* lib, const char* name, F* out) {  // nullptr, and no error, when absent
+  *out = reinterpret_cast<F>(dlsym(lib, name));
+  return *out != nullptr;
+}
+
+template <class F>
 bool resolve(void* lib, const char* name, F* out) {
   *out = reinterpret_cast<F>(dlsym(lib, name));
   if (*out) return true;
@@ -205,12 +210,20 @@ const Hipsolver* hipsolver() {
   c->r.syevd_size = &syevd_size;
   c->r.syevd = &syevd;
   // potrfBatched (cuSOLVER's prototype in the compatibility API), used where present for stacks of
-  // small matrices; syev_batched stays nullptr (no generic batched syev in the headers this file
+  // small matrices, as is gesvdjBatched below; syev_batched stays nullptr (no generic batched syev in the headers this file
   // follows): eigh of such stacks takes the per-matrix loop.
   const char* const batched[] = {"hipsolverDnSpotrfBatched", "hipsolverDnDpotrfBatched", "hipsolverDnCpotrfBatched",
                                  "hipsolverDnZpotrfBatched"};
-  for (int k = 0; k < 4; ++k)
-    c->r.potrf_batched[k] = reinterpret_cast<std::remove_reference_t<decltype(c->r.potrf_batched[k])>>(dlsym(lib, batched[k]));
+  for (int k = 0; k < 4; ++k) optional(lib, batched[k], &c->r.potrf_batched[k]);
+  // gesvdjBatched and its parameter object (the compatibility API's, cuSOLVER's prototypes).
+  const char* const svdj[4][2] = {{"hipsolverDnSgesvdjBatched_bufferSize", "hipsolverDnSgesvdjBatched"},
+                                  {"hipsolverDnDgesvdjBatched_bufferSize", "hipsolverDnDgesvdjBatched"},
+                                  {"hipsolverDnCgesvdjBatched_bufferSize", "hipsolverDnCgesvdjBatched"},
+                                  {"hipsolverDnZgesvdjBatched_bufferSize", "hipsolverDnZgesvdjBatched"}};
+  if (optional(lib, "hipsolverDnCreateGesvdjInfo", &c->r.create_gesvdj_info))
+    for (int k = 0; k < 4; ++k)
+      if (!optional(lib, svdj[k][0], &c->r.gesvdj_batched_size[k]) || !optional(lib, svdj[k][1], &c->r.gesvdj_batched[k]))
+        c->r.gesvdj_batched[k] = nullptr;
   // geev_size / geev stay nullptr: eig and eigvals are DLA_GPU_UNSUPPORTED (see the top).
   g_typed = &c->t;  // the adapters are reached only through c, published (release) after this
   g_hipsolver.store(c, std::memory_order_release);
@@ -230,7 +243,10 @@ int hipsolver_run(int device, const DlaGpuSolver& job, void* temp, size_t* temp_
   gpu::BoundHandle b;
   auto create = [c](gpu::BoundHandle* fresh) {  // binds the handle to the current device
     if (Status s = c->create(&fresh->h)) return s;
-    return c->create_params(&fresh->p);
+    if (Status s = c->create_params(&fresh->p)) return s;
+    // gesvdjBatched's parameters (the defaults); without them svd takes the per-matrix routine.
+    if (c->r.create_gesvdj_info && c->r.create_gesvdj_info(&fresh->svdj) != 0) fresh->svdj = nullptr;
+    return 0;
   };
   if (Status s = gpu::HandlePool<HipsolverTag>::get(device, &b, create)) return DLA_GPU_SOLVER_STATUS - s;
   if (Status s = c->set_stream(b.h, stream)) return DLA_GPU_SOLVER_STATUS - s;
