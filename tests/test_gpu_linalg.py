@@ -253,8 +253,8 @@ def test_eigh_and_eig(dtype, shape):
 @pytest.mark.parametrize("shape", [(500, 16, 16), (3, 32, 32), (2, 33, 33), (2, 2, 1, 1)], ids=str)
 def test_stacks_of_small_matrices(dtype, shape):
     # Up to 32 x 32, stacks take cuSOLVER's batched routines (potrfBatched, XsyevBatched,
-    # gesvdjBatched) where the library has them; 33 x 33 stays on the per-matrix loop. Both must
-    # give the CPU's results.
+    # gesvdjBatched) and cuBLAS's batched LU where the libraries have them; 33 x 33 stays on the
+    # per-matrix loop. Both must give the CPU's results.
     spd = hermitian_pd(shape, dtype, 8)
     n = shape[-1]
     for upper in (False, True):
@@ -275,6 +275,20 @@ def test_stacks_of_small_matrices(dtype, shape):
             near(adj(u) @ u, np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] + (u.shape[-1],) * 2), dtype, n)
             near(vh @ adj(vh), np.broadcast_to(np.eye(vh.shape[-2]), vh.shape[:-2] + (vh.shape[-2],) * 2), dtype, n)
         near(on_gpu(dl.linalg.svdvals(gpu(x))), host(dl.linalg.svdvals(dl.asarray(x))), dtype, n)
+    x = values(shape, dtype, 11)  # the LU forms: cuBLAS's getrfBatched / getrsBatched
+    near(on_gpu(dl.linalg.inv(gpu(x))), host(dl.linalg.inv(dl.asarray(x))), dtype, 10 * n)
+    near(on_gpu(dl.linalg.det(gpu(x))), host(dl.linalg.det(dl.asarray(x))), dtype, 10.0 ** min(n, 30))
+    sign, logabs = on_gpu(dl.linalg.slogdet(gpu(x)))
+    csign, clog = (host(t) for t in dl.linalg.slogdet(dl.asarray(x)))
+    near(sign, csign, dtype)
+    near(logabs, clog, dtype, n)
+    rhs = values(shape[:-1] + (3,), dtype, 12)
+    near(on_gpu(dl.linalg.solve(gpu(x), gpu(rhs))), host(dl.linalg.solve(dl.asarray(x), dl.asarray(rhs))), dtype, 10 * n)
+    sing = x.copy()
+    sing[(-1,) * (len(shape) - 2)] = 0  # the last matrix of the stack is singular
+    with pytest.raises(dl.linalg.LinAlgError, match="singular"):
+        dl.linalg.inv(gpu(sing))
+    assert on_gpu(dl.linalg.det(gpu(sing)))[(-1,) * (len(shape) - 2)] == 0
     bad = spd.copy()
     bad[(-1,) * (len(shape) - 2)] = -np.eye(n, dtype=dtype)
     index = str(tuple(int(i) - 1 for i in shape[:-2]))

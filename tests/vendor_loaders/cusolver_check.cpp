@@ -1,7 +1,7 @@
 // cusolver_check.cpp — drives src/backends/cuda/cusolver.cpp's cusolver_run (with the shared
 // dense_solver.cpp) against mock_cusolver.cpp on the CPU (.ci/vendor-loaders-check): which stacks
-// take cuSOLVER's batched routines (XsyevBatched, ?potrfBatched, ?gesvdjBatched) and with which
-// arguments, and
+// take cuSOLVER's batched routines (XsyevBatched, ?potrfBatched, ?gesvdjBatched) or cuBLAS's
+// batched LU and with which arguments, and
 // that the rest keep the per-matrix loop. What it cannot check is cuSOLVER itself.
 #include <cstdio>
 #include <vector>
@@ -17,6 +17,8 @@ extern int* g_cu_info;
 extern int g_cu_svdj_jobz, g_cu_svdj_m, g_cu_svdj_n, g_cu_svdj_lda, g_cu_svdj_ldu, g_cu_svdj_ldv, g_cu_svdj_lwork,
     g_cu_svdj_batch;
 extern void *g_cu_svdj_s, *g_cu_svdj_params;
+extern int g_cu_getrf, g_cu_getrs, g_cu_getrs_trans, g_cu_getrs_nrhs, g_cu_lu_batch;
+extern void *g_cu_blas_stream, *g_cu_getrs_a[8], *g_cu_getrs_b[8];
 extern size_t g_cu_dev_bytes;
 }
 namespace dla::cuda {
@@ -93,6 +95,29 @@ int main() {
     v.m = m; v.n = n2; v.a = x.data(); v.a_step = m * n2; v.out[1] = sv.data(); v.out_step[1] = k; v.info = info;
     const int before_b = g_cu_batched;
     CHECK(solve(v) == 0); CHECK(g_cu_batched == before_b + 1); CHECK(g_cu_svdj_jobz == 0); CHECK(sv[4 * k] == 4.0f);
+  }
+  { // solve float32 of a stack (A transposed): cuBLAS's getrfBatched then getrsBatched, 'T', on the stream
+    const int m = 8, nrhs = 3;
+    std::vector<float> x(batch * m * m), rhs(batch * m * nrhs);
+    DlaGpuSolver v{}; v.op = int(LinalgOpId::solve); v.dtype = int(ScalarType::Float32); v.batch = batch;
+    v.flags = DLA_GPU_SOLVER_TRANSPOSED; v.m = v.n = m; v.nrhs = nrhs; v.a = x.data(); v.a_step = m * m;
+    v.b = rhs.data(); v.b_step = m * nrhs; v.info = info;
+    const int before_loop = g_cu_loop;
+    CHECK(solve(v) == 0); CHECK(g_cu_getrf == 1); CHECK(g_cu_getrs == 1); CHECK(g_cu_lu_batch == batch);
+    CHECK(g_cu_getrs_trans == 1); CHECK(g_cu_getrs_nrhs == nrhs); CHECK(g_cu_blas_stream == (void*)11);
+    CHECK(g_cu_loop == before_loop); CHECK(info[2] == 42);
+    for (int i = 0; i < batch; ++i) {
+      CHECK(g_cu_getrs_a[i] == x.data() + i * m * m); CHECK(g_cu_getrs_b[i] == rhs.data() + i * m * nrhs);
+    }
+    // inv: getrs against the identities in out[0]
+    std::vector<float> inv(batch * m * m);
+    v.op = int(LinalgOpId::inv); v.flags = 0; v.out[0] = inv.data(); v.out_step[0] = m * m;
+    CHECK(solve(v) == 0); CHECK(g_cu_getrf == 2); CHECK(g_cu_getrs == 2); CHECK(g_cu_getrs_trans == 0);
+    CHECK(g_cu_getrs_nrhs == m); CHECK(g_cu_getrs_b[4] == inv.data() + 4 * m * m);
+    // det: getrf only (the determinant kernel reads the widened pivots)
+    std::vector<float> d(batch);
+    v.op = int(LinalgOpId::det); v.out[0] = d.data(); v.out_step[0] = 1;
+    CHECK(solve(v) == 0); CHECK(g_cu_getrf == 3); CHECK(g_cu_getrs == 2);
   }
   std::printf("cusolver-check: %s (%d failures)\n", fails ? "FAILED" : "all checks passed", fails);
   return fails != 0;

@@ -67,6 +67,27 @@ int cusolverDnSgesvdjBatched(void*, int jobz, int m, int n, float*, int lda, flo
   }
   return u && v && lwork >= 7 * (m + n) ? 0 : 3;
 }
+// cuBLAS's handle and batched LU, float32 only (the same shared object answers as libcublas):
+// getrf writes pivots 1..n and info 40 + i; getrs records its pointer arrays.
+int g_cu_getrf = 0, g_cu_getrs = 0, g_cu_getrs_trans = -1, g_cu_getrs_nrhs = 0, g_cu_lu_batch = 0;
+void *g_cu_blas_stream = nullptr, *g_cu_getrs_a[8], *g_cu_getrs_b[8];
+int cublasCreate_v2(void** h) { *h = (void*)0x99; return 0; }
+int cublasSetStream_v2(void* h, void* s) { g_cu_blas_stream = s; return h == (void*)0x99 ? 0 : 7; }
+int cublasSgetrfBatched(void* h, int n, void** a, int lda, int* ipiv, int* info, int batch) {
+  ++g_cu_getrf; g_cu_lu_batch = batch;
+  for (int i = 0; i < batch; ++i) {
+    for (int k = 0; k < n; ++k) ipiv[i * n + k] = k + 1;
+    info[i] = 40 + i; (void)a;
+  }
+  return h == (void*)0x99 && lda >= n ? 0 : 7;
+}
+int cublasSgetrsBatched(void* h, int trans, int n, int nrhs, void* const* a, int lda, const int*, void** b, int ldb,
+                        int* info, int batch) {
+  ++g_cu_getrs; g_cu_getrs_trans = trans; g_cu_getrs_nrhs = nrhs;
+  for (int i = 0; i < batch && i < 8; ++i) { g_cu_getrs_a[i] = a[i]; g_cu_getrs_b[i] = b[i]; }
+  *info = 0;
+  return h == (void*)0x99 && lda >= n && ldb >= n ? 0 : 7;
+}
 #define STUB(name) int name() { return 0; }
 STUB(cusolverDnXgetrf_bufferSize) STUB(cusolverDnXgetrf) STUB(cusolverDnXgetrs) STUB(cusolverDnXgeqrf_bufferSize)
 STUB(cusolverDnXgeqrf) STUB(cusolverDnSorgqr_bufferSize) STUB(cusolverDnDorgqr_bufferSize)

@@ -15,6 +15,10 @@ int solver_pointer_array(void** out, void* base, int64_t step, int64_t batch, vo
   for (int64_t i = 0; i < batch; ++i) out[i] = static_cast<char*>(base) + i * step;
   return 0;
 }
+int solver_widen_pivots(const int32_t* in, int64_t* out, int64_t count, void*) {
+  for (int64_t i = 0; i < count; ++i) out[i] = in[i];
+  return 0;
+}
 int solver_memset_zero(void* p, size_t n, void*) { std::memset(p, 0, n); return 0; }
 int solver_memcpy(void* d, const void* s, size_t n, void*) { std::memcpy(d, s, n); return 0; }
 int solver_memcpy_rows(void* d, size_t dp, const void* s, size_t sp, size_t w, size_t rows, void*) {

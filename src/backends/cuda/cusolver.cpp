@@ -5,7 +5,8 @@
 // cuSOLVER 11 and 12): the 64-bit generic ("X") routines potrf, getrf, getrs, geqrf, gesvd, syevd
 // and geev, whose sizes are int64_t and whose element type is a cudaDataType argument, plus the
 // legacy ?orgqr / ?ungqr, which has no generic form, and where present the batched forms
-// ?potrfBatched, XsyevBatched and ?gesvdjBatched for stacks of small matrices; their prototypes are
+// ?potrfBatched, XsyevBatched and ?gesvdjBatched for stacks of small matrices (with cuBLAS's
+// ?getrfBatched / ?getrsBatched for their LU forms); their prototypes are
 // backends/gpu/dense_solver.h's DenseSolverLibrary (enumerations passed as int), so neither
 // cuSOLVER nor its headers are needed to build dlarray. This file loads them and names
 // cuSOLVER's enumerations; what the ops do with them is backends/gpu/dense_solver.cpp's, shared
@@ -33,13 +34,16 @@ const gpu::DenseSolverEnums kEnums = {
     /*r32f*/ 0, /*r64f*/ 1, /*c32f*/ 4, /*c64f*/ 5,     // cudaDataType
     /*lower*/ 0, /*upper*/ 1, /*op_n*/ 0, /*op_t*/ 1,   // cublasFillMode_t, cublasOperation_t
     /*no_vector*/ 0, /*vector*/ 1,                      // cusolverEigMode_t
-    /*invalid_value*/ 3, /*not_supported*/ 9, /*alloc_failed*/ 2};
+    /*invalid_value*/ 3, /*not_supported*/ 9, /*alloc_failed*/ 2, /*execution_failed*/ 6};
 
 struct Cusolver {
   Status (*create)(Handle*);
   Status (*set_stream)(Handle, void*);
   Status (*create_params)(Params*);
   gpu::DenseSolverLibrary r;  // the routines
+  // cuBLAS's handle functions, for the batched LU's handle (nullptr without cuBLAS's batched LU).
+  int (*blas_create)(void**);
+  int (*blas_set_stream)(void*, void*);
 };
 
 // cuSOLVER links against cuBLAS, cuBLASLt, cuSPARSE and nvJitLink. Their CUDA 13 wheel puts them
@@ -86,7 +90,11 @@ bool optional(void* lib, const char* name, F* out) {  // nullptr, and no error, 
 const Cusolver* cusolver() {
   if (const Cusolver* c = g_cusolver.load(std::memory_order_acquire)) return c;
   std::string ignored;
-  for (const gpu::VendorLibrarySpec& dep : kDependencies) gpu::open_vendor_library(dep, &ignored);
+  void* cublas = nullptr;
+  for (const gpu::VendorLibrarySpec& dep : kDependencies) {
+    void* opened = gpu::open_vendor_library(dep, &ignored);
+    if (&dep == &kDependencies[0]) cublas = opened;
+  }
   std::string why;
   void* lib = gpu::open_vendor_library(kSpec, &why);
   if (!lib) {
@@ -128,6 +136,16 @@ const Cusolver* cusolver() {
                                   {"cusolverDnDgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched"},
                                   {"cusolverDnCgesvdjBatched_bufferSize", "cusolverDnCgesvdjBatched"},
                                   {"cusolverDnZgesvdjBatched_bufferSize", "cusolverDnZgesvdjBatched"}};
+  // cuBLAS's batched LU (cuSOLVER has none), for solve, inv, det and slogdet of such stacks.
+  const char* const lu[4][2] = {{"cublasSgetrfBatched", "cublasSgetrsBatched"},
+                                {"cublasDgetrfBatched", "cublasDgetrsBatched"},
+                                {"cublasCgetrfBatched", "cublasCgetrsBatched"},
+                                {"cublasZgetrfBatched", "cublasZgetrsBatched"}};
+  if (cublas && optional(cublas, "cublasCreate_v2", &c->blas_create) &&
+      optional(cublas, "cublasSetStream_v2", &c->blas_set_stream))
+    for (int k = 0; k < 4; ++k)
+      if (!optional(cublas, lu[k][0], &c->r.getrf_batched[k]) || !optional(cublas, lu[k][1], &c->r.getrs_batched[k]))
+        c->r.getrf_batched[k] = nullptr;
   if (optional(lib, "cusolverDnCreateGesvdjInfo", &c->r.create_gesvdj_info))
     for (int k = 0; k < 4; ++k)
       if (!optional(lib, svdj[k][0], &c->r.gesvdj_batched_size[k]) || !optional(lib, svdj[k][1], &c->r.gesvdj_batched[k]))
@@ -155,10 +173,13 @@ int cusolver_run(int device, const DlaGpuSolver& job, void* temp, size_t* temp_b
     // gesvdjBatched's parameters (defaults: tolerance at machine precision, 100 sweeps, sorted);
     // without them svd takes the per-matrix routine.
     if (c->r.create_gesvdj_info && c->r.create_gesvdj_info(&fresh->svdj) != 0) fresh->svdj = nullptr;
+    // A cuBLAS handle for the batched LU; without one such stacks take the per-matrix routines.
+    if (c->blas_set_stream && c->blas_create(&fresh->blas) != 0) fresh->blas = nullptr;
     return 0;
   };
   if (Status s = gpu::HandlePool<CusolverTag>::get(device, &b, create)) return DLA_GPU_SOLVER_STATUS - s;
   if (Status s = c->set_stream(b.h, stream)) return DLA_GPU_SOLVER_STATUS - s;
+  if (b.blas && c->blas_set_stream(b.blas, stream) != 0) b.blas = nullptr;  // this call loops instead
   return gpu::dense_solver_run(c->r, kEnums, b, job, temp, temp_bytes, stream, host_work);
 }
 

@@ -48,6 +48,7 @@ struct Run {
   size_t item, real;
   bool is_complex;
   void* svdj = nullptr;     // the handle's gesvdj parameter object, if any
+  void* blas = nullptr;     // the BLAS handle for the batched LU, if any
   char* scratch = nullptr;  // nullptr while sizing
   Carve carve = {};
   size_t dev_bytes = 0, host_bytes = 0;  // the routine workspace (the largest asked for)
@@ -122,9 +123,66 @@ Status cholesky(Run& r, size_t work) {
   return 0;
 }
 
+// A BLAS status (the batched LU's) as the solver's: its allocation failure stays one (so the
+// core retries after freeing cached memory), anything else is an execution failure.
+Status from_blas(int status, const Run& r) {
+  if (status == 0) return 0;
+  return status == 3 ? r.e.alloc_failed : r.e.execution_failed;  // 3: CUBLAS_STATUS_ALLOC_FAILED
+}
+#define DLA_BLAS(call)                                   \
+  do {                                                   \
+    if (Status s_ = from_blas((call), r)) return s_;     \
+  } while (0)
+
+// The LU forms of a stack of small matrices through the BLAS library's getrfBatched /
+// getrsBatched: 32-bit pivots (widened for the determinant kernel), pointer arrays for the
+// matrices and the right-hand sides (or inv's identities in out[0]).
+Status lu_batched(Run& r, LinalgOpId op) {
+  const int64_t n = r.j.n;
+  const bool det = op == LinalgOpId::det || op == LinalgOpId::slogdet;
+  const int64_t piece = std::min(r.j.batch, kBatchPiece);
+  const size_t a_ptrs_at = r.carve.take(sizeof(void*) * size_t(piece));
+  const size_t b_ptrs_at = r.carve.take(sizeof(void*) * size_t(piece));
+  const size_t piv_at = r.carve.take(sizeof(int32_t) * size_t(n * piece));
+  const size_t piv64_at = det ? r.carve.take(sizeof(int64_t) * size_t(n * r.j.batch)) : 0;
+  if (!r.scratch) return 0;
+  auto** a_ptrs = reinterpret_cast<void**>(r.at(a_ptrs_at));
+  auto** b_ptrs = reinterpret_cast<void**>(r.at(b_ptrs_at));
+  auto* piv = reinterpret_cast<int*>(r.at(piv_at));
+  auto* piv64 = reinterpret_cast<int64_t*>(r.at(piv64_at));
+  if (op == LinalgOpId::inv) DLA_KERNEL(solver_identity(r.j.dtype, r.j.out[0], n, n, r.j.out_step[0], r.j.batch, r.stream));
+  for (int64_t first = 0; first < r.j.batch; first += kBatchPiece) {
+    const int64_t count = std::min(kBatchPiece, r.j.batch - first);
+    DLA_KERNEL(solver_pointer_array(a_ptrs, r.a(first), r.j.a_step * int64_t(r.item), count, r.stream));
+    DLA_BLAS(r.c.getrf_batched[r.code](r.blas, int(n), a_ptrs, int(n), piv, r.info(first), int(count)));
+    int host_info = 0;
+    if (op == LinalgOpId::inv) {
+      DLA_KERNEL(solver_pointer_array(b_ptrs, r.out(0, first, r.item), r.j.out_step[0] * int64_t(r.item), count,
+                                      r.stream));
+      DLA_BLAS(r.c.getrs_batched[r.code](r.blas, r.e.op_n, int(n), int(n), a_ptrs, int(n), piv, b_ptrs, int(n),
+                                         &host_info, int(count)));
+    } else if (op == LinalgOpId::solve && r.j.nrhs > 0) {
+      const int trans = (r.j.flags & DLA_GPU_SOLVER_TRANSPOSED) ? r.e.op_t : r.e.op_n;
+      DLA_KERNEL(solver_pointer_array(b_ptrs, r.b(first), r.j.b_step * int64_t(r.item), count, r.stream));
+      DLA_BLAS(r.c.getrs_batched[r.code](r.blas, trans, int(n), int(r.j.nrhs), a_ptrs, int(n), piv, b_ptrs, int(n),
+                                         &host_info, int(count)));
+    } else if (det) {
+      DLA_KERNEL(solver_widen_pivots(piv, piv64 + first * n, count * n, r.stream));
+    }
+    if (host_info != 0) return r.e.invalid_value;  // an argument getrsBatched refused
+  }
+  if (det)
+    DLA_KERNEL(solver_determinant(r.j.dtype, op == LinalgOpId::slogdet, r.j.a, n, r.j.a_step, piv64, r.j.info,
+                                  r.j.out[0], r.j.out[1], r.j.batch, r.stream));
+  return 0;
+}
+
 // inv (against the identity in out[0]), solve (b), det / slogdet: one LU factorization each.
 Status lu_based(Run& r, size_t work, LinalgOpId op) {
   const int64_t n = r.j.n;
+  if (r.blas && r.c.getrf_batched[r.code] && r.c.getrs_batched[r.code] && use_batched(r, n) &&
+      r.j.nrhs <= INT_MAX)
+    return lu_batched(r, op);
   const bool det = op == LinalgOpId::det || op == LinalgOpId::slogdet;
   size_t dev = 0, hst = 0;
   if (n > 0) DLA_TRY(r.c.getrf_size(r.h, r.p, n, n, r.type, r.a(0), r.ld(n), r.type, &dev, &hst));
@@ -396,6 +454,7 @@ int run_job(const DenseSolverLibrary& c, const DenseSolverEnums& e, BoundHandle 
   const size_t real = (code == 1 || code == 3) ? 8 : 4;
   Run r{c, e, b.h, b.p, job, stream, host_work, type, rtype, ctype, code, code >= 2 ? 2 * real : real, real, code >= 2};
   r.svdj = b.svdj;
+  r.blas = b.blas;
   // Sizing: the pieces first, the routine workspace after them (its size is known last).
   if (Status s = dispatch(r, 0)) return code_of(s);
   const size_t work = r.carve.take(0);
@@ -408,6 +467,7 @@ int run_job(const DenseSolverLibrary& c, const DenseSolverEnums& e, BoundHandle 
   host_work->assign(r.host_bytes, 0);
   Run run{c, e, b.h, b.p, job, stream, host_work, type, rtype, ctype, code, r.item, real, r.is_complex};
   run.svdj = b.svdj;
+  run.blas = b.blas;
   run.scratch = static_cast<char*>(temp);
   run.dev_bytes = r.dev_bytes;
   run.host_bytes = r.host_bytes;

@@ -67,6 +67,12 @@ struct DenseSolverLibrary {
                                 int ldu, const void* v, int ldv, int* lwork, void* params, int batch);
   int (*gesvdj_batched[4])(void* h, int jobz, int m, int n, void* a, int lda, void* s, void* u, int ldu, void* v,
                            int ldv, void* work, int lwork, int* info, void* params, int batch);
+  // The LU of stacks, from the BLAS library beside the solver (cuBLAS's batched getrf/getrs;
+  // typed, 32-bit sizes and pivots, pointer arrays; getrs's info is a host int that reports
+  // argument errors only), on the handle BoundHandle::blas, which the loader binds to the stream.
+  int (*getrf_batched[4])(void* blas, int n, void** a, int lda, int* ipiv, int* info, int batch);
+  int (*getrs_batched[4])(void* blas, int trans, int n, int nrhs, void* const* a, int lda, const int* ipiv, void** b,
+                          int ldb, int* host_info, int batch);
   // nullptr where the library has no generic geev: eig and eigvals are then DLA_GPU_UNSUPPORTED.
   int (*geev_size)(void* h, void* p, int jobvl, int jobvr, int64_t n, int type_a, const void* a, int64_t lda,
                    int type_w, const void* w, int type_vl, const void* vl, int64_t ldvl, int type_vr, const void* vr,
@@ -82,7 +88,7 @@ struct DenseSolverEnums {
   int lower, upper;                     // fill modes
   int op_n, op_t;                       // operations: none, transpose
   int no_vector, vector;                // eigen modes
-  int invalid_value, not_supported, alloc_failed;  // statuses
+  int invalid_value, not_supported, alloc_failed, execution_failed;  // statuses
 };
 
 // The checks made before the library is loaded: 0, or the table's code for a malformed job

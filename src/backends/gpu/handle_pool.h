@@ -13,12 +13,13 @@ namespace dla::gpu {
 
 constexpr int kMaxHandleDevices = 64;
 
-// A library handle and, for the solvers, its parameter object and its gesvdj parameter object
-// (nullptr when unused or when the library has no gesvdjBatched).
+// A library handle and, for the solvers, its parameter object, its gesvdj parameter object and
+// a BLAS handle for the batched LU (each nullptr when unused or when the library lacks it).
 struct BoundHandle {
   void* h = nullptr;
   void* p = nullptr;
   void* svdj = nullptr;
+  void* blas = nullptr;
 };
 
 // One pool per library: `Tag` is any type of the library's own (two libraries must not share

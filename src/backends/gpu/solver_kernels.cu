@@ -175,6 +175,10 @@ __global__ void pointer_array_kernel(void** out, char* base, int64_t step_bytes,
   DLA_GRID_LOOP(i, batch) { out[i] = base + i * step_bytes; }
 }
 
+__global__ void widen_kernel(const int32_t* in, int64_t* out, int64_t count) {
+  DLA_GRID_LOOP(i, count) { out[i] = in[i]; }
+}
+
 int last_error() { return static_cast<int>(gpuGetLastError()); }
 
 // The launch (the variadic argument) once per element type T.
@@ -269,6 +273,13 @@ int solver_pointer_array(void** out, void* base, int64_t step_bytes, int64_t bat
   static_cast<void>(gpuGetLastError());
   pointer_array_kernel<<<blocks_for(batch), kThreads, 0, static_cast<gpuStream_t>(stream)>>>(
       out, static_cast<char*>(base), step_bytes, batch);
+  return last_error();
+}
+
+int solver_widen_pivots(const int32_t* in, int64_t* out, int64_t count, void* stream) {
+  if (count == 0) return 0;
+  static_cast<void>(gpuGetLastError());
+  widen_kernel<<<blocks_for(count), kThreads, 0, static_cast<gpuStream_t>(stream)>>>(in, out, count);
   return last_error();
 }
 

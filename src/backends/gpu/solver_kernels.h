@@ -34,6 +34,9 @@ int solver_unpack_vectors(int dtype, void* v, int64_t v_step, const void* vr, co
 // out[i] = base + i * step_bytes for i < batch (device memory): the pointer arrays of the
 // batched routines.
 int solver_pointer_array(void** out, void* base, int64_t step_bytes, int64_t batch, void* stream);
+// out[i] = in[i] for i < count: the batched LU's 32-bit pivots as the 64-bit ones
+// solver_determinant reads.
+int solver_widen_pivots(const int32_t* in, int64_t* out, int64_t count, void* stream);
 // Plain stream-ordered byte work: zeroes n bytes at p; copies n bytes (device to device).
 int solver_memset_zero(void* p, size_t n, void* stream);
 int solver_memcpy(void* dst, const void* src, size_t n, void* stream);

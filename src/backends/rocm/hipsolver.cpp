@@ -41,7 +41,7 @@ const gpu::DenseSolverEnums kEnums = {
     /*r32f*/ 0, /*r64f*/ 1, /*c32f*/ 4, /*c64f*/ 5,           // hipDataType
     /*lower*/ 122, /*upper*/ 121, /*op_n*/ 111, /*op_t*/ 112,  // hipsolverFillMode_t, hipsolverOperation_t
     /*no_vector*/ 201, /*vector*/ 202,                         // hipsolverEigMode_t
-    kInvalidValue, kNotSupported, kAllocFailed};
+    kInvalidValue, kNotSupported, kAllocFailed, /*execution_failed*/ 5};
 
 // The typed routines adapted below, one per element type (float32, float64, complex64,
 // complex128): gesvd's and syevd's (heevd's for complex) buffer-size queries and calls.
