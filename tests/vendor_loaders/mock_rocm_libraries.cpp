@@ -91,6 +91,20 @@ int hipsolverDnDpotrfBatched(void* h, int uplo, int n, double** a, int lda, int*
   for (int i = 0; i < batch; ++i) { if (i < 8) g_potrf_batched_ptrs[i] = a[i]; info[i] = 10 + i; }
   return h == (void*)0x77 && lda >= n ? 0 : 3;
 }
+// Xgeev (cuSOLVER's prototype), left out when built with -DMOCK_WITHOUT_GEEV (an older hipSOLVER):
+// records the data types it was given (real A, complex W, real VR for a real matrix).
+int g_geev_calls = 0, g_geev_type_a = -1, g_geev_type_w = -1, g_geev_type_vr = -1, g_geev_jobvr = -1;
+#ifndef MOCK_WITHOUT_GEEV
+int hipsolverDnXgeev_bufferSize(void*, void* p, int, int, int64_t n, int, const void*, int64_t lda, int, const void*,
+                                int, const void*, int64_t, int, const void*, int64_t, int, size_t* d, size_t* h) {
+  *d = 128; *h = 16; return p == (void*)0x88 && lda >= n ? 0 : 3;
+}
+int hipsolverDnXgeev(void*, void*, int, int jobvr, int64_t, int type_a, void*, int64_t, int type_w, void*, int,
+                     void*, int64_t, int type_vr, void*, int64_t, int, void*, size_t dev, void*, size_t host, int* info) {
+  ++g_geev_calls; g_geev_type_a = type_a; g_geev_type_w = type_w; g_geev_type_vr = type_vr; g_geev_jobvr = jobvr;
+  *info = 0; return dev >= 128 && host >= 16 ? 0 : 3;
+}
+#endif
 #define STUB(name) int name() { return 0; }
 STUB(hipsolverDnXgetrf_bufferSize) STUB(hipsolverDnXgetrf) STUB(hipsolverDnXgetrs) STUB(hipsolverDnXgeqrf_bufferSize)
 STUB(hipsolverDnXgeqrf) STUB(hipsolverDnSorgqr_bufferSize) STUB(hipsolverDnDorgqr_bufferSize)

@@ -2,7 +2,7 @@
 // (with backends/gpu's shared dense_solver.cpp, fft_plans.h, vendor_library.cpp) against
 // mock_rocm_libraries.cpp on the CPU (.ci/vendor-loaders-check): the arguments each library call
 // gets, the plan cache, the typed gesvd/syevd adapters' workspace split, the status codes and
-// their text, and eig's DLA_GPU_UNSUPPORTED. What it cannot check is AMD's libraries themselves.
+// their text, and eig through Xgeev or, without it, DLA_GPU_UNSUPPORTED. What it cannot check is AMD's libraries themselves.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +14,7 @@
 extern "C" { extern char g_last_name[64]; extern int g_log_stream; extern int g_fft_creates, g_fft_plan_type, g_fft_exec;
 extern long long g_fft_n0, g_fft_batch; extern void* g_fft_work; extern int g_gesvd_ok, g_gesvd_lwork; extern char g_jobu;
 extern void* g_scratch_lo; extern void* g_scratch_hi; extern int g_syevd_jobz, g_syevd_uplo, g_syevd_lwork, g_potrf_uplo, g_potrf_calls;
+extern int g_geev_calls, g_geev_type_a, g_geev_type_w, g_geev_type_vr, g_geev_jobvr;
 extern int g_potrf_batched_calls, g_potrf_batched_count, g_potrf_batched_uplo, g_potrf_batched_lda; extern void* g_potrf_batched_ptrs[8]; }
 using namespace dla;
 static int fails = 0;
@@ -103,10 +104,18 @@ int main() {
     s.n = s.m = n; s.a = a.data(); s.a_step = n * n; s.batch = 1; s.info = info;
     CHECK(solve(s, scratch) == 0); CHECK(g_potrf_batched_calls == 1); CHECK(g_potrf_calls == loops + 3);
   }
-  { // eig: not wired on ROCm
-    const int n = 2; std::vector<float> a(n * n); int32_t info[1];
-    DlaGpuSolver s{}; s.op = int(LinalgOpId::eig); s.dtype = int(ScalarType::Float32); s.batch = 1; s.m = n; s.n = n; s.a = a.data(); s.info = info;
-    CHECK(solve(s, scratch) == DLA_GPU_UNSUPPORTED);
+  { // eig: through Xgeev where the hipSOLVER has it (float32: real A, complex W, real packed VR),
+    // DLA_GPU_UNSUPPORTED where it does not (the mock built with -DMOCK_WITHOUT_GEEV)
+    const int n = 2; std::vector<float> a(n * n), w(2 * n), v(2 * n * n); int32_t info[1];
+    DlaGpuSolver s{}; s.op = int(LinalgOpId::eig); s.dtype = int(ScalarType::Float32); s.flags = DLA_GPU_SOLVER_VECTORS;
+    s.batch = 1; s.m = n; s.n = n; s.a = a.data(); s.a_step = n * n; s.out[0] = w.data(); s.out_step[0] = n;
+    s.out[1] = v.data(); s.out_step[1] = n * n; s.info = info;
+    if (std::getenv("MOCK_WITHOUT_GEEV")) {
+      CHECK(solve(s, scratch) == DLA_GPU_UNSUPPORTED); CHECK(g_geev_calls == 0);
+    } else {
+      CHECK(solve(s, scratch) == 0); CHECK(g_geev_calls == 1); CHECK(g_geev_type_a == 0); CHECK(g_geev_type_w == 4);
+      CHECK(g_geev_type_vr == 0); CHECK(g_geev_jobvr == 202);
+    }
     CHECK(std::string(rocm::library_error_string(DLA_GPU_SOLVER_STATUS - 7)) ==
           "hipSOLVER status 7 (HIPSOLVER_STATUS_NOT_SUPPORTED)");
     CHECK(rocm::library_out_of_memory(DLA_GPU_SOLVER_STATUS - 2) && !rocm::library_out_of_memory(DLA_GPU_SOLVER_STATUS - 7));

@@ -12,8 +12,9 @@
 // headers are needed to build dlarray. Enumerations are passed as int with hipSOLVER's values;
 // its data types (hipDataType) have cuSOLVER's. What the ops do is dense_solver.cpp's, shared with cuSOLVER.
 //
-// Not wired: eig and eigvals. hipSOLVER's generic geev is recent and not in the headers this
-// file was written against, so the table answers DLA_GPU_UNSUPPORTED (NotImplementedError).
+// eig and eigvals: hipSOLVER's generic hipsolverDnXgeev (cuSOLVER's prototype) is recent (it is
+// in hipSOLVER's current API, not in 2.3's), so it is looked up and used where present; where
+// absent the table answers DLA_GPU_UNSUPPORTED (NotImplementedError).
 #include <dlfcn.h>
 
 #include <atomic>
@@ -224,7 +225,9 @@ const Hipsolver* hipsolver() {
     for (int k = 0; k < 4; ++k)
       if (!optional(lib, svdj[k][0], &c->r.gesvdj_batched_size[k]) || !optional(lib, svdj[k][1], &c->r.gesvdj_batched[k]))
         c->r.gesvdj_batched[k] = nullptr;
-  // geev_size / geev stay nullptr: eig and eigvals are DLA_GPU_UNSUPPORTED (see the top).
+  // Xgeev where this hipSOLVER has it; otherwise eig and eigvals are DLA_GPU_UNSUPPORTED (see the top).
+  if (!optional(lib, "hipsolverDnXgeev_bufferSize", &c->r.geev_size) || !optional(lib, "hipsolverDnXgeev", &c->r.geev))
+    c->r.geev_size = nullptr, c->r.geev = nullptr;
   g_typed = &c->t;  // the adapters are reached only through c, published (release) after this
   g_hipsolver.store(c, std::memory_order_release);
   return c;
@@ -237,7 +240,8 @@ struct HipsolverTag;  // hipSOLVER's own handle pool (backends/gpu/handle_pool.h
 int hipsolver_run(int device, const DlaGpuSolver& job, void* temp, size_t* temp_bytes, void* stream,
                   std::vector<unsigned char>* host_work) {
   if (device < 0 || device >= gpu::kMaxHandleDevices) return DLA_GPU_SOLVER_STATUS - kInvalidValue;
-  if (int err = gpu::dense_solver_check(kEnums, job, /*has_geev*/ false)) return err;
+  // has_geev true here: whether this hipSOLVER has Xgeev is known once it is loaded (run_job checks).
+  if (int err = gpu::dense_solver_check(kEnums, job, /*has_geev*/ true)) return err;
   const Hipsolver* c = hipsolver();
   if (!c) return DLA_GPU_LIBRARY_MISSING;
   gpu::BoundHandle b;
