@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace dla::cpu {
 namespace {
@@ -19,14 +20,17 @@ constexpr int64_t kLogM0Bits = 0x3fe8800000000000;  // bits of 49/64
 // Added to x 16/ln2 it leaves k = round(x 16/ln2) in the low bits of the sum (|k| < 2^51).
 constexpr double kShifter = 0x1.8p52;
 
-// The bits of v as a double, less j << 48: adding k << 48 (k = 16 q + j) to the stored value
-// then gives v 2^q, since q lands in the exponent field and j cancels.
-double table_bits(long double v, int64_t j) {
-  const double d = static_cast<double>(v);
-  uint64_t u;
-  std::memcpy(&u, &d, sizeof u);
-  u -= static_cast<uint64_t>(j) << 48;
-  double out;
+// The bits of v less j << Shift, Shift placing k's table-index bits just below the exponent
+// field (48 for 16 double entries, 18 for 32 float ones): adding k << Shift (k = entries q + j)
+// to the stored value then gives v 2^q, since q lands in the exponent field and j cancels (v
+// normal, and v 2^q too).
+template <int Shift, class F>
+F table_bits(F v, int64_t j) {
+  using U = std::conditional_t<sizeof(F) == 8, uint64_t, uint32_t>;
+  U u;
+  std::memcpy(&u, &v, sizeof u);
+  u -= static_cast<U>(j) << Shift;
+  F out;
   std::memcpy(&out, &u, sizeof out);
   return out;
 }
@@ -38,7 +42,7 @@ struct Tables {
   Tables() {
     for (int j = 0; j < 16; ++j) {
       const long double e = std::exp2(static_cast<long double>(j) / 16);
-      exp2[j] = table_bits(e, j);
+      exp2[j] = table_bits<48>(static_cast<double>(e), j);
       // Interval j: [49/64 + j/32, +1/32) below 1 (j < 7), [33/32 + (j-8)/16, +1/16) above
       // (j > 7); j = 7, [63/64, 33/32), holds 1 and takes c = 1: there log x = log1p(x - 1)
       // with nothing added.
@@ -628,19 +632,9 @@ struct SinhKernel32 {
         // lo[0] would be 0, whose bits cannot be scaled by an exponent addition: 2^-70 instead
         // (2^-68 of the entry, far below the rounding).
         const float l = j == 0 ? 0x1p-70f : static_cast<float>(v - h);
-        hi[j] = entry_bits(h, j);
-        lo[j] = entry_bits(l, j);
+        hi[j] = table_bits<18>(h, j);  // scaled by k << 18 below (0 <= q <= 129)
+        lo[j] = table_bits<18>(l, j);
       }
-    }
-    // The bits of v less j << 18: adding k << 18 (k = 32 q + j) then gives v 2^q, since q lands
-    // in the exponent field and j cancels (v normal, and v 2^q too for 0 <= q <= 129).
-    static float entry_bits(float v, int j) {
-      uint32_t u;
-      std::memcpy(&u, &v, sizeof u);
-      u -= static_cast<uint32_t>(j) << 18;
-      float out;
-      std::memcpy(&out, &u, sizeof out);
-      return out;
     }
   };
   struct Regs {
