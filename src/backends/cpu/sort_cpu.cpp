@@ -275,18 +275,22 @@ UniqueParts unique_typed(const Array& x, int parts) {
   const T* xv = reinterpret_cast<const T*>(c.data());
   const int64_t n = c.size();
   const bool with_idx = parts & (kUniqueIndices | kUniqueInverse);
-  auto keys = buffer<K>(n), ktmp = buffer<K>(n);
+  auto keys = buffer<K>(n);
   make_keys(xv, 1, n, K(0), keys.get());
   std::unique_ptr<I[]> idx;
   if (with_idx) {
     idx = buffer<I>(n);
+    auto ktmp = buffer<K>(n);
     auto itmp = buffer<I>(n);
     for (int64_t i = 0; i < n; ++i) idx[size_t(i)] = I(i);
     radix_sort<K, I, true>(keys.get(), idx.get(), ktmp.get(), itmp.get(), n);
   } else {
-    radix_sort<K, I, false>(keys.get(), nullptr, ktmp.get(), nullptr, n);
+    // Keys alone: equal keys are indistinguishable, so the vector quicksort (no stability to
+    // keep, no second buffer) where the CPU has it.
+    bool sorted = false;
+    if constexpr (std::is_same_v<K, uint32_t> || std::is_same_v<K, uint64_t>) sorted = simd_sort_keys(keys.get(), n, true);
+    if (!sorted) radix_sort<K, I, false>(keys.get(), nullptr, buffer<K>(n).get(), nullptr, n);
   }
-  ktmp.reset();
   if constexpr (!std::is_class_v<T>) {  // (complex keys compare per half for NaN: the loop below)
     if (parts == 0) {
       // Values only: the runs' first keys compacted in place, then turned into values.
