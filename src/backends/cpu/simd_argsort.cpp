@@ -230,21 +230,27 @@ DLA_SORT_TARGET int64_t partition_pairs(uint64_t* k, uint64_t* v, int64_t n, uin
 // Pairs take two registers each: networks of up to 8 register pairs keep all in registers.
 constexpr int64_t kPairNetworkMax = 8 * W;
 
+// One partition step of the pairs (n > kPairNetworkMax): [lo, hi) as simd_sort.cpp's split.
+void split_pairs(uint64_t* k, uint64_t* v, int64_t n, int64_t* lo, int64_t* hi) {
+  const uint64_t p = sample_pivot(k, n);
+  const int64_t b = partition_pairs<false>(k, v, n, p);
+  if (b > 0) {
+    *lo = *hi = b;
+    return;
+  }
+  // p is the smallest key: its run is final (positions fixed up at the end)
+  *lo = 0;
+  *hi = p == std::numeric_limits<uint64_t>::max() ? n : partition_pairs<true>(k, v, n, p);
+}
+
 void quicksort_pairs(uint64_t* k, uint64_t* v, int64_t n, int depth) {
   while (n > kPairNetworkMax) {
-    const uint64_t p = sample_pivot(k, n);
-    int64_t lo, hi;
-    const int64_t b = depth-- > 0 ? partition_pairs<false>(k, v, n, p) : -1;
-    if (b < 0) {  // too deep
+    if (depth-- <= 0) {  // too deep
       sort_pairs_by_comparison(k, v, n);
       return;
     }
-    if (b > 0) {
-      lo = hi = b;
-    } else {  // p is the smallest key: its run is final (positions fixed up at the end)
-      lo = 0;
-      hi = p == std::numeric_limits<uint64_t>::max() ? n : partition_pairs<true>(k, v, n, p);
-    }
+    int64_t lo, hi;
+    split_pairs(k, v, n, &lo, &hi);
     if (lo < n - hi) {
       quicksort_pairs(k, v, lo, depth);
       k += hi;
@@ -275,12 +281,47 @@ int depth_limit(int64_t n) { return 2 * (64 - __builtin_clzll(uint64_t(n) | 1));
 
 }  // namespace
 
-bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n) {
+bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads) {
   if (n <= 1) return true;
   if (!simd_sort_available()) return false;
   // All keys equal (the one input whose fix-up would be a sort of every position): done.
   if (std::all_of(keys, keys + n, [&](uint64_t k) { return k == keys[0]; })) return true;
-  quicksort_pairs(keys, positions, n, depth_limit(n));
+  const int threads = allow_threads ? num_threads() : 1;
+  constexpr int64_t kPartFrom = int64_t(1) << 16;  // parts worth a thread of their own
+  if (threads == 1 || n < 2 * kPartFrom) {
+    quicksort_pairs(keys, positions, n, depth_limit(n));
+  } else {
+    // As simd_sort.cpp's sort_keys: split until there are several parts per thread (or the
+    // parts are small), then sort the parts on the pool, largest first. The parts are
+    // separated by pivots, so no run of equal keys spans two of them except the split-off
+    // runs, which are final.
+    struct Part {
+      int64_t b, n;
+    };
+    std::vector<Part> parts{{0, n}}, done;
+    const size_t want = size_t(4 * threads);
+    while (!parts.empty() && parts.size() + done.size() < want) {
+      auto big = std::max_element(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n < y.n; });
+      const Part p = *big;
+      parts.erase(big);
+      if (p.n < 2 * kPartFrom) {
+        done.push_back(p);
+        continue;
+      }
+      int64_t lo, hi;
+      split_pairs(keys + p.b, positions + p.b, p.n, &lo, &hi);
+      if (lo > 0) parts.push_back({p.b, lo});
+      if (hi < p.n) parts.push_back({p.b + hi, p.n - hi});
+    }
+    parts.insert(parts.end(), done.begin(), done.end());
+    std::sort(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n > y.n; });
+    parallel_for(int64_t(parts.size()), 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        const Part& p = parts[size_t(i)];
+        quicksort_pairs(keys + p.b, positions + p.b, p.n, depth_limit(p.n));
+      }
+    });
+  }
   order_equal_runs(keys, positions, n);
   return true;
 }

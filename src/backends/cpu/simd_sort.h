@@ -18,8 +18,8 @@ bool simd_sort_available();
 
 // Sorts keys[0..n) ascending with positions[0..n) moved along, equal keys in ascending order of
 // their positions (so a stable argsort when positions start as 0, 1, 2 ...); false (nothing
-// changed) without AVX-512.
-bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n);
+// changed) without AVX-512. With threads, a long row is split as simd_sort_keys splits it.
+bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads);
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads);
 // Signed integers as themselves (no order-key transform needed).
 bool simd_sort_keys(int32_t* keys, int64_t n, bool allow_threads);
