@@ -277,8 +277,6 @@ void order_equal_runs(const uint64_t* k, uint64_t* v, int64_t n) {
   }
 }
 
-int depth_limit(int64_t n) { return 2 * (64 - __builtin_clzll(uint64_t(n) | 1)); }
-
 }  // namespace
 
 bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads) {
@@ -291,36 +289,12 @@ bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allo
   if (threads == 1 || n < 2 * kPartFrom) {
     quicksort_pairs(keys, positions, n, depth_limit(n));
   } else {
-    // As simd_sort.cpp's sort_keys: split until there are several parts per thread (or the
-    // parts are small), then sort the parts on the pool, largest first. The parts are
-    // separated by pivots, so no run of equal keys spans two of them except the split-off
-    // runs, which are final.
-    struct Part {
-      int64_t b, n;
-    };
-    std::vector<Part> parts{{0, n}}, done;
-    const size_t want = size_t(4 * threads);
-    while (!parts.empty() && parts.size() + done.size() < want) {
-      auto big = std::max_element(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n < y.n; });
-      const Part p = *big;
-      parts.erase(big);
-      if (p.n < 2 * kPartFrom) {
-        done.push_back(p);
-        continue;
-      }
-      int64_t lo, hi;
-      split_pairs(keys + p.b, positions + p.b, p.n, &lo, &hi);
-      if (lo > 0) parts.push_back({p.b, lo});
-      if (hi < p.n) parts.push_back({p.b + hi, p.n - hi});
-    }
-    parts.insert(parts.end(), done.begin(), done.end());
-    std::sort(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n > y.n; });
-    parallel_for(int64_t(parts.size()), 1, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        const Part& p = parts[size_t(i)];
-        quicksort_pairs(keys + p.b, positions + p.b, p.n, depth_limit(p.n));
-      }
-    });
+    // As simd_sort.cpp's sort_keys. No run of equal keys spans two parts except the split-off
+    // runs, which are final; order_equal_runs below fixes their positions.
+    sort_in_parts(
+        n, threads, kPartFrom,
+        [&](int64_t b, int64_t m, int64_t* lo, int64_t* hi) { split_pairs(keys + b, positions + b, m, lo, hi); },
+        [&](int64_t b, int64_t m) { quicksort_pairs(keys + b, positions + b, m, depth_limit(m)); });
   }
   order_equal_runs(keys, positions, n);
   return true;

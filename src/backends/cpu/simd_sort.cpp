@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <vector>
 
 #include "backends/cpu/cpu_features.h"
 #include "backends/cpu/parallel.h"
@@ -144,8 +143,6 @@ void quicksort(K* a, int64_t n, int depth) {
   small_sort(a, n);
 }
 
-int depth_limit(int64_t n) { return 2 * (64 - __builtin_clzll(uint64_t(n) | 1)); }
-
 template <class K>
 bool sort_keys(K* a, int64_t n, bool allow_threads) {
   if (!simd_sort_available()) return false;
@@ -155,31 +152,9 @@ bool sort_keys(K* a, int64_t n, bool allow_threads) {
     quicksort(a, n, depth_limit(n));
     return true;
   }
-  // Split until there are several parts per thread (or the parts are small), then sort the
-  // parts on the pool, largest first.
-  struct Part {
-    int64_t b, n;
-  };
-  std::vector<Part> parts{{0, n}}, done;
-  const size_t want = size_t(4 * threads);
-  while (!parts.empty() && parts.size() + done.size() < want) {
-    auto big = std::max_element(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n < y.n; });
-    const Part p = *big;
-    parts.erase(big);
-    if (p.n < 2 * kPartFrom) {
-      done.push_back(p);
-      continue;
-    }
-    int64_t lo, hi;
-    split(a + p.b, p.n, &lo, &hi);
-    if (lo > 0) parts.push_back({p.b, lo});
-    if (hi < p.n) parts.push_back({p.b + hi, p.n - hi});
-  }
-  parts.insert(parts.end(), done.begin(), done.end());
-  std::sort(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n > y.n; });
-  parallel_for(int64_t(parts.size()), 1, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) quicksort(a + parts[size_t(i)].b, parts[size_t(i)].n, depth_limit(parts[size_t(i)].n));
-  });
+  sort_in_parts(
+      n, threads, kPartFrom, [&](int64_t b, int64_t m, int64_t* lo, int64_t* hi) { split(a + b, m, lo, hi); },
+      [&](int64_t b, int64_t m) { quicksort(a + b, m, depth_limit(m)); });
   return true;
 }
 

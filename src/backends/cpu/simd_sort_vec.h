@@ -1,6 +1,7 @@
-// simd_sort_vec.h — the register-level pieces of the AVX-512 sorts (simd_sort.cpp keys only,
+// simd_sort_vec.h — the pieces the AVX-512 sorts share (simd_sort.cpp keys only,
 // simd_argsort.cpp keys with positions): per-width vector traits, the bitonic networks that
-// sort up to 16 registers of keys, and the sample-median pivot.
+// sort up to 16 registers of keys, the sample-median pivot, the quicksorts' depth limit, and
+// the split of a long row into parts sorted on the thread pool.
 #pragma once
 #include <immintrin.h>
 
@@ -8,6 +9,9 @@
 #include <cstdint>
 #include <limits>
 #include <utility>
+#include <vector>
+
+#include "backends/cpu/parallel.h"
 
 #define DLA_SORT_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,popcnt,bmi2")))
 #define DLA_SORT_INLINE DLA_SORT_TARGET __attribute__((always_inline)) inline
@@ -243,6 +247,41 @@ K sample_pivot(const K* a, int64_t n) {
   else if constexpr (Vec<K>::W == 16) network_sort<K, 4>(s, 64);
   else network_sort<K, 8>(s, 64);
   return s[m / 2];
+}
+
+// Partition steps past this depth mean bad pivots: the quicksorts fall back to a comparison sort.
+inline int depth_limit(int64_t n) { return 2 * (64 - __builtin_clzll(uint64_t(n) | 1)); }
+
+// Sorts a row of n elements as parts on the thread pool: split(b, m, &lo, &hi) partitions the
+// part [b, b + m) once, leaving [b, b + lo) and [b + hi, b + m) to sort and [lo, hi) final; the
+// largest part is split until there are 4 parts per thread or the parts are under 2 part_from,
+// then sort_part(b, m) runs on each, largest first. Parts are separated by pivots, so nothing
+// crosses from one to another afterwards.
+template <class Split, class SortPart>
+void sort_in_parts(int64_t n, int threads, int64_t part_from, Split&& split, SortPart&& sort_part) {
+  struct Part {
+    int64_t b, n;
+  };
+  std::vector<Part> parts{{0, n}}, done;
+  const size_t want = size_t(4 * threads);
+  while (!parts.empty() && parts.size() + done.size() < want) {
+    auto big = std::max_element(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n < y.n; });
+    const Part p = *big;
+    parts.erase(big);
+    if (p.n < 2 * part_from) {
+      done.push_back(p);
+      continue;
+    }
+    int64_t lo, hi;
+    split(p.b, p.n, &lo, &hi);
+    if (lo > 0) parts.push_back({p.b, lo});
+    if (hi < p.n) parts.push_back({p.b + hi, p.n - hi});
+  }
+  parts.insert(parts.end(), done.begin(), done.end());
+  std::sort(parts.begin(), parts.end(), [](const Part& x, const Part& y) { return x.n > y.n; });
+  parallel_for(int64_t(parts.size()), 1, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) sort_part(parts[size_t(i)].b, parts[size_t(i)].n);
+  });
 }
 
 }  // namespace dla::cpu::simd_sort_detail
