@@ -99,7 +99,9 @@ bool sort_carrying_positions(uint64_t* keys, I* idx, I* scratch, int64_t n) {
 }  // namespace radix_detail
 
 // Sorts keys[0..n) ascending, stably, moving idx[0..n) along when WithIdx. kt and it are
-// scratch of n elements each (it unused without indices). The result ends in keys/idx.
+// scratch of n elements each (it unused without indices); kt may be nullptr, and is then
+// allocated here only if the digit passes run (the vector quicksorts sort in place). The
+// result ends in keys/idx.
 template <class K, class I, bool WithIdx>
 void radix_sort(K* keys, I* idx, K* kt, I* it, int64_t n, bool allow_threads = true) {
   using radix_detail::digit;
@@ -117,6 +119,11 @@ void radix_sort(K* keys, I* idx, K* kt, I* it, int64_t n, bool allow_threads = t
   if constexpr (WithIdx && std::is_same_v<K, uint64_t>)
     if (n >= kRadixFrom && radix_detail::sort_carrying_positions(keys, idx, it, n)) return;
   if (n < kRadixFrom) return radix_detail::small_sort<K, I, WithIdx>(keys, idx, n);
+  std::unique_ptr<K[]> own_kt;
+  if (!kt) {
+    own_kt.reset(new K[size_t(n)]);
+    kt = own_kt.get();
+  }
   constexpr int D = int(sizeof(K));
   const int threads =
       allow_threads && n >= kParallelRadixFrom ? int(std::min<int64_t>(num_threads(), n / (kParallelRadixFrom / 4))) : 1;

@@ -184,26 +184,19 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
       keys = keys_buffer.get();
     }
     const bool exact = make_keys(xr, xs, len, flip, keys);
+    if (!ktmp) ktmp = buffer<K>(len);
     // Values come back from the keys alone unless -0 or an unusual NaN must keep its bits;
     // then the row is sorted with its indices and the exact elements are moved.
     const bool with_idx = ibase || !exact;
-    // Keys alone sort in place by the vector quicksort where the CPU has it: no radix scratch
-    // row is allocated for them.
-    bool sorted = false;
-    if constexpr (std::is_same_v<K, uint32_t> || std::is_same_v<K, uint64_t>)
-      if (!with_idx && len > 16) sorted = simd_sort_keys(keys, len, threads_inside);
-    if (!sorted) {
-      if (!ktmp) ktmp = buffer<K>(len);
-      if (with_idx) {
-        if (!idx) {
-          idx = buffer<I>(len);
-          itmp = buffer<I>(len);
-        }
-        for (int64_t i = 0; i < len; ++i) idx[size_t(i)] = I(i);
-        radix_sort<K, I, true>(keys, idx.get(), ktmp.get(), itmp.get(), len, threads_inside);
-      } else {
-        radix_sort<K, I, false>(keys, nullptr, ktmp.get(), nullptr, len, threads_inside);
+    if (with_idx) {
+      if (!idx) {
+        idx = buffer<I>(len);
+        itmp = buffer<I>(len);
       }
+      for (int64_t i = 0; i < len; ++i) idx[size_t(i)] = I(i);
+      radix_sort<K, I, true>(keys, idx.get(), ktmp.get(), itmp.get(), len, threads_inside);
+    } else {
+      radix_sort<K, I, false>(keys, nullptr, ktmp.get(), nullptr, len, threads_inside);
     }
     if (ibase)
       for (int64_t i = 0; i < len; ++i) ibase[out0 + i * inner] = int64_t(idx[size_t(i)]);
@@ -292,12 +285,10 @@ UniqueParts unique_typed(const Array& x, int parts) {
     for (int64_t i = 0; i < n; ++i) idx[size_t(i)] = I(i);
     radix_sort<K, I, true>(keys.get(), idx.get(), ktmp.get(), itmp.get(), n);
   } else {
-    // Keys alone: the vector quicksort in place where the CPU has it, with no radix scratch
-    // allocated beside the keys (two 8 MB buffers freed per call made glibc return the heap top
-    // to the system and fault it in again on the next call: 12.8 -> 9.1 ms for 10^6 float64).
-    bool sorted = false;
-    if constexpr (std::is_same_v<K, uint32_t> || std::is_same_v<K, uint64_t>) sorted = simd_sort_keys(keys.get(), n, true);
-    if (!sorted) radix_sort<K, I, false>(keys.get(), nullptr, buffer<K>(n).get(), nullptr, n);
+    // No scratch passed: radix_sort allocates one only if its digit passes run (an unused 8 MB
+    // buffer beside the keys, freed with them, made glibc return the heap top to the system and
+    // fault it in again on every call: 12.8 -> 9.1 ms for 10^6 float64 without it).
+    radix_sort<K, I, false>(keys.get(), nullptr, nullptr, nullptr, n);
   }
   if constexpr (!std::is_class_v<T>) {  // (complex keys compare per half for NaN: the loop below)
     if (parts == 0) {
@@ -384,10 +375,9 @@ void isin_typed(const Array& out, const Array& x1, const Array& x2, bool invert)
       return;
     }
   }
-  auto keys = buffer<K>(n2), ktmp = buffer<K>(n2);
+  auto keys = buffer<K>(n2);
   for (int64_t i = 0; i < n2; ++i) keys[size_t(i)] = OK::of(bv[i]);
-  radix_sort<K, uint64_t, false>(keys.get(), nullptr, ktmp.get(), nullptr, n2);
-  ktmp.reset();
+  radix_sort<K, uint64_t, false>(keys.get(), nullptr, nullptr, nullptr, n2);
   parallel_for(n1, kGrainSize, [&](int64_t s, int64_t e) {
     constexpr int64_t B = 1024;
     K q[B];
