@@ -79,12 +79,6 @@ bool resolve(void* lib, const char* name, F* out) {
   return false;
 }
 
-template <class F>
-bool optional(void* lib, const char* name, F* out) {  // nullptr, and no error, when absent
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  return *out != nullptr;
-}
-
 // The resolved functions; nullptr (the reason recorded by set_library_missing) when cuSOLVER
 // cannot be loaded. As for cuBLAS, no lock is held while loading: the first to publish wins.
 const Cusolver* cusolver() {
@@ -125,31 +119,23 @@ const Cusolver* cusolver() {
   }
   // The batched forms for stacks of small matrices, used where present (XsyevBatched came with
   // cuSOLVER 11.7, CUDA 12.6 Update 2): without them such stacks take the per-matrix loop.
-  optional(lib, "cusolverDnSpotrfBatched", &c->r.potrf_batched[0]);
-  optional(lib, "cusolverDnDpotrfBatched", &c->r.potrf_batched[1]);
-  optional(lib, "cusolverDnCpotrfBatched", &c->r.potrf_batched[2]);
-  optional(lib, "cusolverDnZpotrfBatched", &c->r.potrf_batched[3]);
-  if (optional(lib, "cusolverDnXsyevBatched_bufferSize", &c->r.syev_batched_size))
-    optional(lib, "cusolverDnXsyevBatched", &c->r.syev_batched);
+  using gpu::find_optional;
+  gpu::resolve_shared_batched("cusolverDn", &c->r,
+                              [&](const char* name, auto* out) { return find_optional(lib, name, out); });
+  if (find_optional(lib, "cusolverDnXsyevBatched_bufferSize", &c->r.syev_batched_size))
+    find_optional(lib, "cusolverDnXsyevBatched", &c->r.syev_batched);
   if (!c->r.syev_batched) c->r.syev_batched_size = nullptr;
-  const char* const svdj[4][2] = {{"cusolverDnSgesvdjBatched_bufferSize", "cusolverDnSgesvdjBatched"},
-                                  {"cusolverDnDgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched"},
-                                  {"cusolverDnCgesvdjBatched_bufferSize", "cusolverDnCgesvdjBatched"},
-                                  {"cusolverDnZgesvdjBatched_bufferSize", "cusolverDnZgesvdjBatched"}};
   // cuBLAS's batched LU (cuSOLVER has none), for solve, inv, det and slogdet of such stacks.
   const char* const lu[4][2] = {{"cublasSgetrfBatched", "cublasSgetrsBatched"},
                                 {"cublasDgetrfBatched", "cublasDgetrsBatched"},
                                 {"cublasCgetrfBatched", "cublasCgetrsBatched"},
                                 {"cublasZgetrfBatched", "cublasZgetrsBatched"}};
-  if (cublas && optional(cublas, "cublasCreate_v2", &c->blas_create) &&
-      optional(cublas, "cublasSetStream_v2", &c->blas_set_stream))
+  if (cublas && find_optional(cublas, "cublasCreate_v2", &c->blas_create) &&
+      find_optional(cublas, "cublasSetStream_v2", &c->blas_set_stream))
     for (int k = 0; k < 4; ++k)
-      if (!optional(cublas, lu[k][0], &c->r.getrf_batched[k]) || !optional(cublas, lu[k][1], &c->r.getrs_batched[k]))
+      if (!find_optional(cublas, lu[k][0], &c->r.getrf_batched[k]) ||
+          !find_optional(cublas, lu[k][1], &c->r.getrs_batched[k]))
         c->r.getrf_batched[k] = nullptr;
-  if (optional(lib, "cusolverDnCreateGesvdjInfo", &c->r.create_gesvdj_info))
-    for (int k = 0; k < 4; ++k)
-      if (!optional(lib, svdj[k][0], &c->r.gesvdj_batched_size[k]) || !optional(lib, svdj[k][1], &c->r.gesvdj_batched[k]))
-        c->r.gesvdj_batched[k] = nullptr;
   const Cusolver* expected = nullptr;
   if (g_cusolver.compare_exchange_strong(expected, c, std::memory_order_acq_rel)) return c;
   delete c;

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "backends/gpu/gpu_ops.h"
@@ -81,6 +82,22 @@ struct DenseSolverLibrary {
               void* w, int type_vl, void* vl, int64_t ldvl, int type_vr, void* vr, int64_t ldvr, int compute,
               void* dev, size_t dev_bytes, void* host, size_t host_bytes, int* info);
 };
+
+// The batched forms both vendors name alike after their prefix ("cusolverDn", "hipsolverDn"):
+// {S,D,C,Z}potrfBatched, CreateGesvdjInfo and {S,D,C,Z}gesvdjBatched with its size query, each
+// looked up with find(name, &pointer), which reports nothing when one is absent; a type without
+// both gesvdj functions keeps gesvdj_batched nullptr (its stacks take the per-matrix routine).
+template <class Find>
+void resolve_shared_batched(const std::string& prefix, DenseSolverLibrary* r, Find&& find) {
+  const char types[] = "SDCZ";
+  for (int k = 0; k < 4; ++k) find((prefix + types[k] + "potrfBatched").c_str(), &r->potrf_batched[k]);
+  if (!find((prefix + "CreateGesvdjInfo").c_str(), &r->create_gesvdj_info)) return;
+  for (int k = 0; k < 4; ++k) {
+    const std::string name = prefix + types[k] + "gesvdjBatched";
+    if (!find((name + "_bufferSize").c_str(), &r->gesvdj_batched_size[k]) || !find(name.c_str(), &r->gesvdj_batched[k]))
+      r->gesvdj_batched[k] = nullptr;
+  }
+}
 
 // The library's values of the enumerations and statuses the ops pass or return.
 struct DenseSolverEnums {

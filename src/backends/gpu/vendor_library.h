@@ -13,10 +13,20 @@
 // The caller resolves the few functions it needs with dlsym into prototypes it declares itself
 // from the vendor's published API (no vendor header is needed to build dlarray).
 #pragma once
+#include <dlfcn.h>
+
 #include <string>
 #include <vector>
 
 namespace dla::gpu {
+
+// An optional function of an opened library: *out = its address, or nullptr (and no error
+// recorded) when this version of the library lacks it. Returns whether it was found.
+template <class F>
+bool find_optional(void* lib, const char* name, F* out) {
+  *out = reinterpret_cast<F>(dlsym(lib, name));
+  return *out != nullptr;
+}
 
 struct VendorLibrarySpec {
   const char* name;               // for messages: "cuBLAS"

@@ -147,12 +147,6 @@ int syevd(void* h, void*, int jobz, int uplo, int64_t n, int type_a, void* a, in
 }
 
 template <class F>
-bool optional(void* lib, const char* name, F* out) {  // nullptr, and no error, when absent
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  return *out != nullptr;
-}
-
-template <class F>
 bool resolve(void* lib, const char* name, F* out) {
   *out = reinterpret_cast<F>(dlsym(lib, name));
   if (*out) return true;
@@ -210,23 +204,13 @@ const Hipsolver* hipsolver() {
   c->r.gesvd = &gesvd;
   c->r.syevd_size = &syevd_size;
   c->r.syevd = &syevd;
-  // potrfBatched (cuSOLVER's prototype in the compatibility API), used where present for stacks of
-  // small matrices, as is gesvdjBatched below; syev_batched stays nullptr (no generic batched syev in the headers this file
-  // follows): eigh of such stacks takes the per-matrix loop.
-  const char* const batched[] = {"hipsolverDnSpotrfBatched", "hipsolverDnDpotrfBatched", "hipsolverDnCpotrfBatched",
-                                 "hipsolverDnZpotrfBatched"};
-  for (int k = 0; k < 4; ++k) optional(lib, batched[k], &c->r.potrf_batched[k]);
-  // gesvdjBatched and its parameter object (the compatibility API's, cuSOLVER's prototypes).
-  const char* const svdj[4][2] = {{"hipsolverDnSgesvdjBatched_bufferSize", "hipsolverDnSgesvdjBatched"},
-                                  {"hipsolverDnDgesvdjBatched_bufferSize", "hipsolverDnDgesvdjBatched"},
-                                  {"hipsolverDnCgesvdjBatched_bufferSize", "hipsolverDnCgesvdjBatched"},
-                                  {"hipsolverDnZgesvdjBatched_bufferSize", "hipsolverDnZgesvdjBatched"}};
-  if (optional(lib, "hipsolverDnCreateGesvdjInfo", &c->r.create_gesvdj_info))
-    for (int k = 0; k < 4; ++k)
-      if (!optional(lib, svdj[k][0], &c->r.gesvdj_batched_size[k]) || !optional(lib, svdj[k][1], &c->r.gesvdj_batched[k]))
-        c->r.gesvdj_batched[k] = nullptr;
+  // potrfBatched and gesvdjBatched (cuSOLVER's prototypes in the compatibility API), used where
+  // present for stacks of small matrices; syev_batched stays nullptr (no generic batched syev in
+  // the headers this file follows): eigh of such stacks takes the per-matrix loop.
+  auto optional = [&](const char* name, auto* out) { return gpu::find_optional(lib, name, out); };
+  gpu::resolve_shared_batched("hipsolverDn", &c->r, optional);
   // Xgeev where this hipSOLVER has it; otherwise eig and eigvals are DLA_GPU_UNSUPPORTED (see the top).
-  if (!optional(lib, "hipsolverDnXgeev_bufferSize", &c->r.geev_size) || !optional(lib, "hipsolverDnXgeev", &c->r.geev))
+  if (!optional("hipsolverDnXgeev_bufferSize", &c->r.geev_size) || !optional("hipsolverDnXgeev", &c->r.geev))
     c->r.geev_size = nullptr, c->r.geev = nullptr;
   g_typed = &c->t;  // the adapters are reached only through c, published (release) after this
   g_hipsolver.store(c, std::memory_order_release);
