@@ -2,7 +2,6 @@
 #include "backends/cpu/math_avx512_f32.h"
 #include "backends/cpu/math_avx512_common.h"
 
-#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <type_traits>

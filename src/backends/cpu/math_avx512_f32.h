@@ -19,8 +19,8 @@
 // 1.1 to 1.6 times NumPy's time): forms whose last addition is the only rounding at full
 // weight, the rest carried as a small term, within 0.75, 0.65 and 0.63 ulp (NumPy's 1.36, 1.33,
 // 1.16) at 0.7 to 1.0 times NumPy's time; log within 0.52 ulp (NumPy's 3.05) at 0.75 (in
-// float64, 1.24); sinh within 0.74 ulp (NumPy's 1.46) at 1.08-1.15 (0.36 when all 16 lanes are below 1; in
-// float64, 1.30-1.41).
+// float64, 1.24); sinh within 0.74 ulp (NumPy's 1.46) at 0.93-1.08 (0.35 when all 16 lanes are
+// below 1; in float64, 1.30-1.41).
 // Coefficients from scripts/fit_{tanh,atanh,acosh,sinh}_f32.py:
 //   sinh  a + a t P(t) below 1; above, 2 (e^a/4 - e^-a/4) from a 32-entry 2^(j/32) table as
 //         hi + lo, e^a/4 kept as an exact part and a small one, e^-a/4 by one division;
