@@ -6,6 +6,7 @@
 #include "core/cast.h"
 #include "core/copy.h"
 #include "core/errors.h"
+#include "core/logical_reduce.h"
 #include "core/reduction.h"
 
 namespace dla {
@@ -140,6 +141,7 @@ Array count_nonzero(const Array& x, const Dims& axes, bool keepdims) {
   // the int64 sum of those, which the reduction kernels already do on every device.
   const DType b = DType::of(ScalarType::Bool);
   const Array nz = x.dtype() == b ? x : cast_to(x, b);
+  if (nz.device().host_accessible()) return count_true_on_host(nz, axes, keepdims);
   return reduce(ReduceOpId::sum, nz, axes, keepdims, &kIndex);
 }
 

@@ -31,6 +31,12 @@ int scipy_openblas_get_num_threads64_(void);
                                 lint lda, const T* b, lint ldb, S beta, T* c, lint ldc);                \
   void scipy_cblas_##p##gemv64_(int order, int ta, lint m, lint n, S alpha, const T* a, lint lda, const T* x, \
                                 lint incx, S beta, T* y, lint incy);
+// Dot products (the complex ones unconjugated, their result through a pointer).
+float scipy_cblas_sdot64_(lint n, const float* x, lint incx, const float* y, lint incy);
+double scipy_cblas_ddot64_(lint n, const double* x, lint incx, const double* y, lint incy);
+void scipy_cblas_cdotu_sub64_(lint n, const void* x, lint incx, const void* y, lint incy, void* dotu);
+void scipy_cblas_zdotu_sub64_(lint n, const void* x, lint incx, const void* y, lint incy, void* dotu);
+
 DLA_GEMM(s, float, float)
 DLA_GEMM(d, double, double)
 DLA_GEMM(c, cfloat, const void*)
@@ -111,6 +117,22 @@ DLA_GEMM_WRAP(d, double, DLA_BY_VALUE)
 DLA_GEMM_WRAP(c, cfloat, DLA_BY_POINTER)
 DLA_GEMM_WRAP(z, cdouble, DLA_BY_POINTER)
 #undef DLA_GEMM_WRAP
+inline float dot(lint n, const float* x, lint incx, const float* y, lint incy) {
+  return scipy_cblas_sdot64_(n, x, incx, y, incy);
+}
+inline double dot(lint n, const double* x, lint incx, const double* y, lint incy) {
+  return scipy_cblas_ddot64_(n, x, incx, y, incy);
+}
+inline cfloat dot(lint n, const cfloat* x, lint incx, const cfloat* y, lint incy) {
+  cfloat r;
+  scipy_cblas_cdotu_sub64_(n, x, incx, y, incy, &r);
+  return r;
+}
+inline cdouble dot(lint n, const cdouble* x, lint incx, const cdouble* y, lint incy) {
+  cdouble r;
+  scipy_cblas_zdotu_sub64_(n, x, incx, y, incy, &r);
+  return r;
+}
 #undef DLA_BY_VALUE
 #undef DLA_BY_POINTER
 
