@@ -3,11 +3,10 @@
 // logical_or launches (tree_reduce.h).
 #include "core/logical_reduce.h"
 
-#include <algorithm>
 #include <array>
-#include <cstdint>
 #include <cstring>
 
+#include "core/byte_scan.h"
 #include "core/cast.h"
 #include "core/copy.h"
 #include "core/fill.h"
@@ -18,67 +17,6 @@
 
 namespace dla {
 namespace {
-
-// Bytes are tested as "nonzero", not read as 0/1: a bool array imported from a peer (or a
-// NumPy view of uint8 as bool) may hold any byte value for true.
-constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kOnes = 0x0101010101010101ULL;
-
-inline uint64_t load_word(const char* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
-// 0x01 in each byte of w that is nonzero, 0x00 elsewhere.
-inline uint64_t nonzero_bytes(uint64_t w) { return ((((w & kLow7) + kLow7) | w) >> 7) & kOnes; }
-
-// Whether any of the n bytes at a (stride s) is nonzero: 256 bytes OR-ed per test, so the
-// scan runs at memory speed and still stops soon after the first true byte.
-bool any_nonzero(const char* a, int64_t s, int64_t n) {
-  if (s != 1) {
-    for (int64_t i = 0; i < n; ++i)
-      if (a[i * s]) return true;
-    return false;
-  }
-  int64_t i = 0;
-  for (; i + 256 <= n; i += 256) {
-    uint64_t acc = 0;
-    for (int k = 0; k < 256; k += 8) acc |= load_word(a + i + k);
-    if (acc) return true;
-  }
-  for (; i < n; ++i)
-    if (a[i]) return true;
-  return false;
-}
-
-bool any_zero(const char* a, int64_t s, int64_t n) {
-  if (s == 1) return std::memchr(a, 0, size_t(n)) != nullptr;
-  for (int64_t i = 0; i < n; ++i)
-    if (!a[i * s]) return true;
-  return false;
-}
-
-// Number of nonzero bytes among the n at a (stride s). Contiguous bytes are counted eight to
-// a word, each byte lane of the accumulator taking at most 255 words before it is folded.
-int64_t count_nonzero_bytes(const char* a, int64_t s, int64_t n) {
-  int64_t count = 0, i = 0;
-  if (s == 1) {
-    while (n - i >= 8) {
-      const int64_t words = std::min<int64_t>((n - i) / 8, 255);
-      uint64_t lanes = 0;
-      for (int64_t k = 0; k < words; ++k) lanes += nonzero_bytes(load_word(a + i + 8 * k));
-      // The eight byte lanes summed: paired into four 16-bit lanes (each <= 510), whose sum
-      // (<= 2040) a multiplication gathers in the top 16 bits.
-      const uint64_t pairs = (lanes & 0x00ff00ff00ff00ffULL) + ((lanes >> 8) & 0x00ff00ff00ff00ffULL);
-      count += int64_t((pairs * 0x0001000100010001ULL) >> 48);
-      i += 8 * words;
-    }
-    for (; i < n; ++i) count += a[i] != 0;
-    return count;
-  }
-  for (; i < n; ++i) count += a[i * s] != 0;
-  return count;
-}
 
 // The coalesced loop of out (stride 0 along the reduced axes) over src, both one byte wide
 // per element of src (out's own itemsize is given separately).
@@ -124,7 +62,7 @@ Array logical_reduce(const Array& x, const Dims& axes, bool keepdims, bool is_al
     char* o = p[0];
     const char* a = p[1];
     if (s[0] == 0) {  // the row folds into *o: scan it unless *o is already decided
-      if (is_all ? (*o && any_zero(a, s[1], len)) : (!*o && any_nonzero(a, s[1], len))) *o = !is_all;
+      if (is_all ? (*o && any_zero_byte(a, s[1], len)) : (!*o && any_nonzero_byte(a, s[1], len))) *o = !is_all;
       return;
     }
     if (is_all) {

@@ -11,6 +11,7 @@
 #include "backends/cpu/search_sort_cpu.h"
 #include "backends/cpu/simd_minmax.h"
 #include "core/copy.h"
+#include "core/byte_scan.h"
 #include "core/dispatch.h"
 #include "core/errors.h"
 
@@ -198,25 +199,50 @@ void for_rows(const Array& x, F&& f) {
   }
 }
 
+// Two passes: the count (to size the output), then the coordinates, written without a branch
+// per element (each candidate written, the position advanced by "is it nonzero"): on random
+// data a branch mispredicts half the time (10^6 float32: 3.8 ms, NumPy 0.45 ms). The
+// unconditional writes can land up to 8 elements past the last coordinate, so the buffer has
+// that many spare. Bools are read as bytes (a peer's true may be any nonzero byte).
 template <class T>
 Array nonzero_typed(const Array& x) {
+  using E = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
   const int n = x.ndim();
   int64_t count = 0;
-  for_rows<T>(x, [&](const int64_t*, const T* p, int64_t s, int64_t len) {
-    for (int64_t j = 0; j < len; ++j) count += is_nonzero(p[j * s]) ? 1 : 0;
+  for_rows<E>(x, [&](const int64_t*, const E* p, int64_t s, int64_t len) {
+    int64_t c = 0;
+    if constexpr (sizeof(E) == 1) {
+      c = count_nonzero_bytes(reinterpret_cast<const char*>(p), s, len);
+    } else if (s == 1) {
+      for (int64_t j = 0; j < len; ++j) c += is_nonzero(p[j]) ? 1 : 0;
+    } else {
+      for (int64_t j = 0; j < len; ++j) c += is_nonzero(p[j * s]) ? 1 : 0;
+    }
+    count += c;
   });
-  Array out = Array::empty(Dims{int64_t(n), count}, DType::of(ScalarType::Int64), x.device());
-  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  const DType index = DType::of(ScalarType::Int64);
+  Array buffer = Array::empty(Dims{int64_t(n) * count + kPositionsSpare}, index, x.device());
+  int64_t* o = reinterpret_cast<int64_t*>(buffer.data());
+  int64_t* last = o + (n - 1) * count;  // the innermost axis's coordinates
   int64_t k = 0;
-  for_rows<T>(x, [&](const int64_t* idx, const T* p, int64_t s, int64_t len) {
-    for (int64_t j = 0; j < len; ++j)
-      if (is_nonzero(p[j * s])) {
-        for (int d = 0; d < n - 1; ++d) o[d * count + k] = idx[d];
-        o[(n - 1) * count + k] = j;
-        ++k;
+  for_rows<E>(x, [&](const int64_t* idx, const E* p, int64_t s, int64_t len) {
+    const int64_t k0 = k;
+    if (sizeof(E) == 1 && s == 1) {
+      k += nonzero_byte_positions(reinterpret_cast<const char*>(p), len, last + k);
+    } else if (s == 1) {
+      for (int64_t j = 0; j < len; ++j) {
+        last[k] = j;
+        k += is_nonzero(p[j]) ? 1 : 0;
       }
+    } else {
+      for (int64_t j = 0; j < len; ++j) {
+        last[k] = j;
+        k += is_nonzero(p[j * s]) ? 1 : 0;
+      }
+    }
+    for (int d = 0; d < n - 1; ++d) std::fill(o + d * count + k0, o + d * count + k, idx[d]);
   });
-  return out;
+  return buffer.view(Dims{int64_t(n), count}, Dims{count, 1}, buffer.byte_offset());
 }
 
 Array cpu_nonzero(const Array& x) {
