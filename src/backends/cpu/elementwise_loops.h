@@ -106,6 +106,29 @@ DLA_IVDEP
     for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], c[i]);
     return;
   }
+  // A contiguous first operand with scalar (stride 0) others: clip's bounds, where's scalar
+  // branch. Without these the strided loop ran clip(x, -1, 1) at 8.7x NumPy's time.
+  if (s[0] == int64_t(sizeof(R)) && s[1] == int64_t(sizeof(A)) && (s[2] == 0 || s[2] == st) &&
+      (s[3] == 0 || s[3] == st) && (s[2] == 0 || s[3] == 0)) {
+    R* o = reinterpret_cast<R*>(p[0]);
+    const A* a = reinterpret_cast<const A*>(p[1]);
+    const T* b = reinterpret_cast<const T*>(p[2]);
+    const T* c = reinterpret_cast<const T*>(p[3]);
+    if (s[2] == 0 && s[3] == 0) {
+      const T bv = *b, cv = *c;
+DLA_IVDEP
+      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv, cv);
+    } else if (s[2] == 0) {
+      const T bv = *b;
+DLA_IVDEP
+      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv, c[i]);
+    } else {
+      const T cv = *c;
+DLA_IVDEP
+      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], cv);
+    }
+    return;
+  }
   for (int64_t i = 0; i < n; ++i)
     at<R>(p[0], i, s[0]) = f(at<A>(p[1], i, s[1]), at<T>(p[2], i, s[2]), at<T>(p[3], i, s[3]));
 }
@@ -122,7 +145,9 @@ constexpr LoopFn make_loop() {
                   "functor result disagrees with Res");
     return &binary_loop<F, T>;
   } else {
-    using A = std::conditional_t<sig == Sig::Where, bool, T>;
+    // where's condition is read as bytes: a bool element makes GCC keep a branch per element
+    // (random conditions: 4 ms for 10^6 float32), a byte lets it select in vector registers.
+    using A = std::conditional_t<sig == Sig::Where, uint8_t, T>;
     static_assert(std::is_same_v<decltype(F{}(std::declval<A>(), std::declval<T>(), std::declval<T>())), Out>,
                   "functor result disagrees with Res");
     return &ternary_loop<F, A, T>;
