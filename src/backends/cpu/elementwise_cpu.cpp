@@ -7,6 +7,7 @@
 // plans run the float32 loop through HalfRows, which converts each row a block at a time.
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -24,10 +25,28 @@
 namespace dla::cpu {
 namespace {
 
+// The baseline loops, their real-dtype entries replaced by the AVX2 ones where the build has
+// them and the CPU runs them, then libmvec's transcendental loops over both.
+void fill_kernels(KernelTable& table) {
+  baseline_loops::fill_kernels_0(table);
+  baseline_loops::fill_kernels_1(table);
+  baseline_loops::fill_kernels_2(table);
+#ifdef DLA_HAVE_AVX2_LOOPS
+  // DLARRAY_CPU_LOOPS=baseline keeps the baseline loops (tests compare the two tables' results).
+  const char* env = std::getenv("DLARRAY_CPU_LOOPS");
+  const bool baseline_only = env && std::strcmp(env, "baseline") == 0;
+  if (!baseline_only && vector_level() != VectorLevel::None) {  // AVX2 and FMA, as the part files are built
+    avx2_loops::fill_kernels_0(table);
+    avx2_loops::fill_kernels_1(table);
+    avx2_loops::fill_kernels_2(table);
+  }
+#endif
+  install_vector_math(table);
+}
+
 const KernelTable& kernels() {
   static KernelTable table = {};
-  static const bool filled =
-      (fill_kernels_0(table), fill_kernels_1(table), fill_kernels_2(table), install_vector_math(table), true);
+  static const bool filled = (fill_kernels(table), true);
   (void)filled;
   return table;
 }

@@ -10,6 +10,16 @@
 // kCpuKernels[op][compute dtype] is filled from DLA_ELEMENTWISE_OPS only for the dtypes an
 // op's kinds admit (a null entry is a dtype the op rejects), and the instantiations are
 // spread over kCpuKernelParts translation units to keep compile times and memory down.
+//
+// The part files are compiled twice on x86-64: for the baseline ISA (SSE2, what a wheel
+// must run on) and, with DLA_CPU_LOOPS_AVX2, for x86-64-v3 (AVX2, BMI, FMA with contraction
+// off). SSE2 has no 64-bit compare or multiply, no float rounding instruction and awkward
+// byte packing, so integer, comparison and rounding loops ran at 1.3-20x NumPy's time (which
+// dispatches such loops by CPU); the AVX2 table replaces the real-dtype entries at run time.
+// The two copies live in different namespaces (no shared instantiation for the linker to
+// merge), and the AVX2 loops are `flatten`ed, so every helper a functor calls is inlined
+// into them rather than emitted as an out-of-line copy carrying AVX2 code that baseline
+// callers could end up linked to. Complex entries stay baseline (their helpers are large).
 #pragma once
 #include <complex>
 #include <cstdint>
@@ -42,27 +52,46 @@ template <> struct CType<ScalarType::Float64> { using type = double; };
 template <> struct CType<ScalarType::Complex64> { using type = std::complex<float>; };
 template <> struct CType<ScalarType::Complex128> { using type = std::complex<double>; };
 
+#ifdef DLA_CPU_LOOPS_AVX2
+#define DLA_CPU_LOOPS_NS avx2_loops
+#define DLA_LOOP_ATTR __attribute__((flatten))
+#else
+#define DLA_CPU_LOOPS_NS baseline_loops
+#define DLA_LOOP_ATTR
+#endif
+
 template <class T>
 inline T& at(char* p, int64_t i, int64_t stride) {
   return *reinterpret_cast<T*>(p + i * stride);
 }
 
+namespace DLA_CPU_LOOPS_NS {
+
 template <class F, class T>
-void unary_loop(char** p, const int64_t* s, int64_t n) {
+DLA_LOOP_ATTR void unary_loop(char** p, const int64_t* s, int64_t n) {
   using R = decltype(F{}(std::declval<T>()));
   F f;
   if (s[0] == int64_t(sizeof(R)) && s[1] == int64_t(sizeof(T))) {
-    R* o = reinterpret_cast<R*>(p[0]);
-    const T* a = reinterpret_cast<const T*>(p[1]);
+    if constexpr (std::is_same_v<T, bool> && std::is_same_v<R, bool>) {
+      // Bools as bytes: GCC does not vectorize arithmetic on bool elements (logical_not ran
+      // at 11x NumPy's time); any nonzero byte reads as true.
+      uint8_t* o = reinterpret_cast<uint8_t*>(p[0]);
+      const uint8_t* a = reinterpret_cast<const uint8_t*>(p[1]);
 DLA_IVDEP
-    for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+      for (int64_t i = 0; i < n; ++i) o[i] = uint8_t(f(a[i] != 0));
+    } else {
+      R* o = reinterpret_cast<R*>(p[0]);
+      const T* a = reinterpret_cast<const T*>(p[1]);
+DLA_IVDEP
+      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+    }
     return;
   }
   for (int64_t i = 0; i < n; ++i) at<R>(p[0], i, s[0]) = f(at<T>(p[1], i, s[1]));
 }
 
 template <class F, class T>
-void binary_loop(char** p, const int64_t* s, int64_t n) {
+DLA_LOOP_ATTR void binary_loop(char** p, const int64_t* s, int64_t n) {
   using R = decltype(F{}(std::declval<T>(), std::declval<T>()));
   F f;
   constexpr int64_t sr = sizeof(R), st = sizeof(T);
@@ -93,7 +122,7 @@ DLA_IVDEP
 
 // Ternary operations (clip, where): the first operand may have its own type (where's bool).
 template <class F, class A, class T>
-void ternary_loop(char** p, const int64_t* s, int64_t n) {
+DLA_LOOP_ATTR void ternary_loop(char** p, const int64_t* s, int64_t n) {
   using R = decltype(F{}(std::declval<A>(), std::declval<T>(), std::declval<T>()));
   F f;
   constexpr int64_t st = sizeof(T);
@@ -154,11 +183,19 @@ constexpr LoopFn make_loop() {
   }
 }
 
+// The AVX2 table fills only the real (non-complex) dtypes; see the header comment.
+#ifdef DLA_CPU_LOOPS_AVX2
+constexpr bool kLoopsForComplex = false;
+#else
+constexpr bool kLoopsForComplex = true;
+#endif
+
 template <OpId op, int arity, Sig sig, uint8_t kinds, class F, int... S>
 void fill_op(KernelTable& table, std::integer_sequence<int, S...>) {
   auto one = [&](auto s) {
     constexpr ScalarType st = static_cast<ScalarType>(decltype(s)::value);
-    if constexpr ((kinds & kind_bit(st)) != 0)
+    constexpr bool complex = st == ScalarType::Complex64 || st == ScalarType::Complex128;
+    if constexpr ((kinds & kind_bit(st)) != 0 && (kLoopsForComplex || !complex))
       table[static_cast<int>(op)][static_cast<int>(st)] = make_loop<op, arity, sig, F, st>();
   };
   (one(std::integral_constant<int, S>{}), ...);
@@ -175,9 +212,19 @@ void fill_kernel_part(KernelTable& table) {
 #undef DLA_FILL_OP
 }
 
-// Defined in elementwise_kernels_<Part>.cpp.
+}  // namespace DLA_CPU_LOOPS_NS
+
+// Defined in elementwise_kernels_<Part>.cpp, once per ISA the build compiles them for (the
+// avx2_loops ones only where DLA_HAVE_AVX2_LOOPS is defined).
+namespace baseline_loops {
 void fill_kernels_0(KernelTable& table);
 void fill_kernels_1(KernelTable& table);
 void fill_kernels_2(KernelTable& table);
+}  // namespace baseline_loops
+namespace avx2_loops {
+void fill_kernels_0(KernelTable& table);
+void fill_kernels_1(KernelTable& table);
+void fill_kernels_2(KernelTable& table);
+}  // namespace avx2_loops
 
 }  // namespace dla::cpu
