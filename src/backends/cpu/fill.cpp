@@ -2,6 +2,7 @@
 #include "core/fill.h"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 #include "core/dispatch.h"
@@ -12,33 +13,39 @@
 namespace dla {
 namespace {
 
-template <size_t K>
-struct Blob {
-  char b[K];
-};
-
-template <class T>
-void fill_rows(const Array& dst, const T& value) {
+// Elements are filled as unsigned integers of their size (16-byte ones as two 8-byte halves):
+// a struct-typed store loop stays scalar (8 bytes per cycle, 29 GB/s, a third of NumPy's fill
+// in cache), an integer one vectorizes, and a value whose bytes are all equal is a memset.
+template <class U, int Words>
+void fill_rows(const Array& dst, const char* elem) {
+  U value[Words];
+  std::memcpy(value, elem, sizeof value);
+  constexpr int64_t item = int64_t(sizeof value);
+  bool one_byte = true;
+  for (size_t i = 1; i < sizeof value; ++i) one_byte = one_byte && elem[i] == elem[0];
   Dims ds(dst.ndim());
-  for (int i = 0; i < dst.ndim(); ++i) ds[i] = dst.stride(i) * int64_t(sizeof(T));
+  for (int i = 0; i < dst.ndim(); ++i) ds[i] = dst.stride(i) * item;
   auto L = coalesce<1>(dst.shape(), {ds.data()});
   for_each_row(L, std::array<char*, 1>{dst.data()}, [&](char** p, const int64_t* s, int64_t n) {
-    if (s[0] == sizeof(T)) {
-      T* d = reinterpret_cast<T*>(p[0]);
-      for (int64_t i = 0; i < n; ++i) d[i] = value;
+    if (s[0] == item && one_byte) {
+      std::memset(p[0], elem[0], size_t(n * item));
+    } else if (s[0] == item) {
+      U* d = reinterpret_cast<U*>(p[0]);
+      for (int64_t i = 0; i < n; ++i)
+        for (int w = 0; w < Words; ++w) d[i * Words + w] = value[w];
     } else {
-      for (int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], &value, sizeof(T));
+      for (int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], value, sizeof value);
     }
   });
 }
 
 void fill_host(const Array& dst, const char* elem) {
   switch (dst.itemsize()) {
-    case 1: return fill_rows(dst, *reinterpret_cast<const Blob<1>*>(elem));
-    case 2: return fill_rows(dst, *reinterpret_cast<const Blob<2>*>(elem));
-    case 4: return fill_rows(dst, *reinterpret_cast<const Blob<4>*>(elem));
-    case 8: return fill_rows(dst, *reinterpret_cast<const Blob<8>*>(elem));
-    case 16: return fill_rows(dst, *reinterpret_cast<const Blob<16>*>(elem));
+    case 1: return fill_rows<uint8_t, 1>(dst, elem);
+    case 2: return fill_rows<uint16_t, 1>(dst, elem);
+    case 4: return fill_rows<uint32_t, 1>(dst, elem);
+    case 8: return fill_rows<uint64_t, 1>(dst, elem);
+    case 16: return fill_rows<uint64_t, 2>(dst, elem);
   }
   throw TypeError("fill: unsupported element size for dtype " + dst.dtype().name());
 }
