@@ -51,6 +51,14 @@ const KernelTable& kernels() {
   return table;
 }
 
+}  // namespace
+
+LoopFn elementwise_cpu_loop(OpId op, ScalarType compute) {
+  return kernels()[static_cast<int>(op)][static_cast<int>(compute)];
+}
+
+namespace {
+
 // for_each_row restricted to the flat element range [begin, end) of the coalesced layout.
 template <int N, class F>
 void for_each_row_range(const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t begin, int64_t end,

@@ -214,6 +214,10 @@ void fill_kernel_part(KernelTable& table) {
 
 }  // namespace DLA_CPU_LOOPS_NS
 
+// The loop the CPU executor runs for `op` on `compute` (the kernel table's entry after every
+// replacement: AVX2, libmvec), or null where the op rejects that dtype.
+LoopFn elementwise_cpu_loop(OpId op, ScalarType compute);
+
 // Defined in elementwise_kernels_<Part>.cpp, once per ISA the build compiles them for (the
 // avx2_loops ones only where DLA_HAVE_AVX2_LOOPS is defined).
 namespace baseline_loops {
