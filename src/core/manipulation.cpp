@@ -2,6 +2,7 @@
 #include "core/manipulation.h"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/indexing.h"
+#include "core/runtime.h"
 
 namespace dla {
 namespace {
@@ -391,6 +393,53 @@ Array roll(const Array& x, const std::vector<int64_t>& shifts, const std::vector
   return copied ? cur : copy_to(x, x.device());
 }
 
+namespace {
+
+// r copies of each of the n elements at s into d (one repeat count for all).
+template <class T>
+void repeat_elements(const char* s, char* d, int64_t n, int64_t r) {
+  const T* src = reinterpret_cast<const T*>(s);
+  T* dst = reinterpret_cast<T*>(d);
+  if (r == 2) {  // the common case, as a loop the compiler vectorizes
+    for (int64_t i = 0; i < n; ++i) dst[2 * i] = dst[2 * i + 1] = src[i];
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < r; ++k) *dst++ = src[i];
+}
+
+// Host memory: each block after the axis (of `inner` bytes) copied straight into place, where
+// the general path builds a list of gather indices first (3.7x NumPy's time for 10^6 float32).
+Array repeat_on_host(const Array& src_in, const std::vector<int64_t>& repeats, int axis, const Dims& out_shape) {
+  sync_for_host(src_in.device());
+  const Array src = ascontiguous(src_in);
+  Array out = Array::empty(out_shape, src.dtype(), src.device());
+  const int64_t n = src.shape(axis), item = src.itemsize();
+  int64_t outer = 1, inner = item;
+  for (int d = 0; d < axis; ++d) outer *= src.shape(d);
+  for (int d = axis + 1; d < src.ndim(); ++d) inner *= src.shape(d);
+  const char* s = src.data();
+  char* d = out.data();
+  const bool one_count = repeats.size() == 1;
+  if (one_count && inner == item && (item == 1 || item == 2 || item == 4 || item == 8)) {
+    const int64_t r = repeats[0], count = outer * n;
+    switch (item) {
+      case 1: repeat_elements<uint8_t>(s, d, count, r); break;
+      case 2: repeat_elements<uint16_t>(s, d, count, r); break;
+      case 4: repeat_elements<uint32_t>(s, d, count, r); break;
+      default: repeat_elements<uint64_t>(s, d, count, r); break;
+    }
+    return out;
+  }
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < n; ++i, s += inner)
+      for (int64_t r = one_count ? repeats[0] : repeats[size_t(i)]; r > 0; --r, d += inner)
+        std::memcpy(d, s, size_t(inner));
+  return out;
+}
+
+}  // namespace
+
 Array repeat(const Array& x, const std::vector<int64_t>& repeats, bool has_axis, int64_t axis_in) {
   Array src = has_axis ? x : flattened(x);
   const int axis = has_axis ? normalize_axis(axis_in, x.ndim(), "repeat") : 0;
@@ -411,6 +460,7 @@ Array repeat(const Array& x, const std::vector<int64_t>& repeats, bool has_axis,
   checked_nbytes(out_shape, x.dtype());
   // Empty: no index list (which could be 2**31 entries long for a (0, 1) array).
   if (checked_numel(out_shape) == 0) return Array::empty(out_shape, x.dtype(), x.device());
+  if (src.device().host_accessible()) return repeat_on_host(src, repeats, axis, out_shape);
   // The result is a gather along the axis with each index written out `repeats` times.
   Array idx = Array::empty(Dims{total}, DType::of(ScalarType::Int64), Device{});
   auto* p = reinterpret_cast<int64_t*>(idx.data());
