@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -18,6 +19,23 @@ void copy_row(char** p, const int64_t* s, int64_t n) {
   if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
     std::memmove(d, src, n * sizeof(T));
     return;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    // Into a contiguous row from whole-element strides (slices with a step, reversals): an
+    // indexed loop the compiler unrolls, or vectorizes for a reversal, where pointer stepping
+    // plus memcpy ran at 1.7x NumPy's time. Same element order as the loop below (the
+    // compiler checks for overlap before it vectorizes).
+    if (s[0] == sizeof(T) && s[1] % int64_t(sizeof(T)) == 0) {
+      T* out = reinterpret_cast<T*>(d);
+      const T* in = reinterpret_cast<const T*>(src);
+      const int64_t k = s[1] / int64_t(sizeof(T));
+      if (k == -1) {
+        for (int64_t i = 0; i < n; ++i) out[i] = in[-i];
+      } else {
+        for (int64_t i = 0; i < n; ++i) out[i] = in[i * k];
+      }
+      return;
+    }
   }
   for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1])
     std::memcpy(d, src, sizeof(T));
