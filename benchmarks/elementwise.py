@@ -13,7 +13,11 @@ choice to compare with; see benchmarks/accuracy.py for the errors).
 `--half` times float16 against NumPy's float16 and bfloat16 against PyTorch's (CPU, one
 thread each) on 10**6 values.
 
-usage: PYTHONPATH=python python3 benchmarks/elementwise.py [--quick] [--transcendental] [--half]
+`--table` times every op of the kernel table (`dlarray._core._elementwise_ops()`) on every
+real dtype it takes and NumPy has, 10**6 elements, one thread, and prints the cases slower
+than NumPy by more than 15% (all of them with --all) and how many there are.
+
+usage: PYTHONPATH=python python3 benchmarks/elementwise.py [--quick] [--transcendental] [--half] [--table [--all]]
 """
 import argparse
 import sys
@@ -130,12 +134,66 @@ def half(quick):
     dl._core._set_num_threads(nthreads)
 
 
+TABLE_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
+
+
+def table_operands(rng, dtype, n):
+    """Two operands of dtype (the second nonzero, for divisions), typical magnitudes."""
+    if dtype == "bool":
+        return rng.random(n) < 0.5, rng.random(n) < 0.5
+    if dtype.startswith(("int", "uint")):
+        info = np.iinfo(dtype)
+        a = rng.integers(max(info.min, -1000), min(info.max, 1000), n).astype(dtype)
+        return a, rng.integers(1, min(info.max, 100), n).astype(dtype)
+    return rng.standard_normal(n).astype(dtype), (rng.standard_normal(n) + 3).astype(dtype)
+
+
+def table(quick, show_all):
+    n, number, repeat = 10**6, (3 if quick else 10), (3 if quick else 5)
+    rng = np.random.default_rng(0)
+    nthreads = dl._core._num_threads()
+    dl._core._set_num_threads(1)
+    results = []
+    for dtype in TABLE_DTYPES:
+        na, nb = table_operands(rng, dtype, n)
+        a, b = dl.asarray(na), dl.asarray(nb)
+        for op in dl._core._elementwise_ops():
+            ours, theirs = getattr(dl, op["name"], None), getattr(np, op["name"], None)
+            if ours is None or theirs is None or op["arity"] > 2:
+                continue
+            args, nargs = ((a,), (na,)) if op["arity"] == 1 else ((a, b), (na, nb))
+            try:
+                ours(*args)
+                with np.errstate(all="ignore"):
+                    theirs(*nargs)
+            except (TypeError, ValueError):  # a dtype the op (or NumPy) does not take
+                continue
+            with np.errstate(all="ignore"):
+                t_ours = best(lambda: ours(*args), number, repeat)
+                t_np = best(lambda: theirs(*nargs), number, repeat)
+            results.append((t_ours / t_np, op["name"], dtype, t_ours, t_np))
+    dl._core._set_num_threads(nthreads)
+    shown = [r for r in sorted(results, reverse=True) if show_all or r[0] > 1.15]
+    for ratio, name, dtype, t_ours, t_np in shown:
+        row(f"{name:<17} {dtype:<8} 1t", t_ours, t_np, "ms")
+    ratios = sorted(r[0] for r in results)
+    print(f"{len(results)} op x dtype cases: {sum(r > 1.15 for r in ratios)} above 1.15x NumPy's time, "
+          f"median ratio {ratios[len(ratios) // 2]:.2f}, worst {ratios[-1]:.2f}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer repetitions and 10**6 elements (smoke run)")
     p.add_argument("--transcendental", action="store_true", help="only the transcendental functions, 10**6 values")
     p.add_argument("--half", action="store_true", help="only float16 (vs NumPy) and bfloat16 (vs PyTorch)")
+    p.add_argument("--table", action="store_true", help="every op x real dtype at 10**6, the slow ones listed")
+    p.add_argument("--all", action="store_true", help="with --table: list every case")
     args = p.parse_args()
+    if args.table:
+        print(f"dlarray vs NumPy {np.__version__}, one thread each")
+        print(f"{'case':<34} {'dlarray':>13} {'numpy':>13} {'ratio':>7}")
+        table(args.quick, args.all)
+        return 0
     if args.half:
         print(f"dlarray vs NumPy {np.__version__} (float16) and PyTorch (bfloat16)")
         print(f"{'case':<34} {'dlarray':>13} {'peer':>13} {'ratio':>7}")

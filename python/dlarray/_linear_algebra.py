@@ -109,6 +109,8 @@ def vecdot(x1, x2, /, *, axis=-1):
             f"(shape {x2.shape}); the contracted axis is not broadcast")
     if x1.dtype in (_core.complex64, _core.complex128):
         x1 = _core.conj(x1)
+    if x1.ndim == 1 and x2.ndim == 1:  # two vectors: one dot product, a 0-d result
+        return _core.matmul(x1, x2)
     # (..., 1, n) @ (..., n, 1): one batched product (gemv per vector pair), stacks broadcast.
     v1 = _core.expand_dims(_core.moveaxis(x1, axis, -1), axis=-2)
     v2 = _core.expand_dims(_core.moveaxis(x2, axis, -1), axis=-1)

@@ -191,13 +191,19 @@ def _norm_axes(axis, ndim):
     general path then raises the reduction's own error)."""
     if axis is None:
         return tuple(range(ndim))
-    items = (axis,) if isinstance(axis, int) else axis
-    if not isinstance(items, tuple) or any(isinstance(a, bool) or not isinstance(a, int) for a in items):
+    items = (axis,) if type(axis) is int else axis
+    if type(items) is not tuple:
         return None
-    if any(not -ndim <= a < ndim for a in items):
-        return None
-    axes = tuple(sorted({a % ndim for a in items}))
-    return axes if len(axes) == len(items) else None
+    out = []
+    for a in items:
+        if type(a) is not int or not -ndim <= a < ndim:
+            return None
+        out.append(a + ndim if a < 0 else a)
+    out.sort()
+    for k in range(1, len(out)):
+        if out[k] == out[k - 1]:
+            return None
+    return tuple(out)
 
 
 def _two_norm_on_host(x, axes, keepdims):
@@ -205,12 +211,16 @@ def _two_norm_on_host(x, axes, keepdims):
     into a temporary and summing). A sum of squares that overflows, or is so small that squares
     underflowed by more than a rounding error, is redone on x scaled by its largest magnitude;
     NaN and infinities also take that path, which gives them their standard results."""
-    kept = tuple(d for d in range(x.ndim) if d not in axes)
-    m = 1
-    for d in axes:
-        m *= x.shape[d]
-    rows = x if not kept and x.ndim == 1 else _core.reshape(_core.permute_dims(x, kept + axes),
-                                                              tuple(x.shape[d] for d in kept) + (m,))
+    ndim = x.ndim
+    if len(axes) == ndim:  # one norm of everything
+        kept, m = (), x.size
+        rows = x if ndim == 1 else _core.reshape(x, (m,))
+    else:
+        kept = tuple(d for d in range(ndim) if d not in axes)
+        m = 1
+        for d in axes:
+            m *= x.shape[d]
+        rows = _core.reshape(_core.permute_dims(x, kept + axes), tuple(x.shape[d] for d in kept) + (m,))
     left = _core.conj(rows) if x.dtype in _COMPLEX else rows
     if kept:  # a stack of (1, m) @ (m, 1) products, one ?dot each
         sq = _core.matmul(_core.expand_dims(left, axis=-2), _core.expand_dims(rows, axis=-1))[..., 0, 0]
@@ -233,7 +243,7 @@ def _two_norm_on_host(x, axes, keepdims):
         r = _core.sqrt(_core.sum(scaled * scaled, axis=-1, keepdims=True)) * safe
         r = _core.where(_core.isinf(scale), scale, r)[..., 0]  # an infinite element: the norm is inf
     if keepdims:
-        r = _core.reshape(r, tuple(1 if d in axes else x.shape[d] for d in range(x.ndim)))
+        r = _core.reshape(r, tuple(1 if d in axes else x.shape[d] for d in range(ndim)))
     return r
 
 
