@@ -187,7 +187,7 @@ constexpr LoopFn make_loop() {
 #ifdef DLA_CPU_LOOPS_AVX2
 constexpr bool kLoopsForComplex = false;
 #else
-constexpr bool kLoopsForComplex = true;
+constexpr bool kLoopsForComplex = false;
 #endif
 
 template <OpId op, int arity, Sig sig, uint8_t kinds, class F, int... S>
