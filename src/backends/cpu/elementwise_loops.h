@@ -250,11 +250,11 @@ constexpr LoopFn make_loop() {
   }
 }
 
-// The AVX2 table fills only the real (non-complex) dtypes; see the header comment.
+// The AVX2 table fills only the real (non-complex) dtypes and complex abs; see the header comment.
 #ifdef DLA_CPU_LOOPS_AVX2
 constexpr bool kLoopsForComplex = false;
 #else
-constexpr bool kLoopsForComplex = false;
+constexpr bool kLoopsForComplex = true;
 #endif
 
 template <OpId op, int arity, Sig sig, uint8_t kinds, class F, int... S>
