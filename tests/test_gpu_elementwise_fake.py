@@ -74,7 +74,8 @@ def test_every_op_and_dtype_matches_the_cpu(fake, name, dtype):
     got = call(name, [a.to_device("rocm:0") for a in args])
     assert str(got.device) == "rocm:0"
     assert_same(host(got), want, name)
-    assert [e[0] for e in fake.log()].count("elementwise") == 1
+    # real() of a real array is a view of it (nothing launched); every other op is one launch.
+    assert [e[0] for e in fake.log()].count("elementwise") == (0 if name == "real" else 1)
 
 
 HALF_CASES = [(name, h) for name in sorted(OPS) for h in ("float16", "bfloat16")

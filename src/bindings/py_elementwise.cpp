@@ -49,8 +49,12 @@ Array complex_part_view(const Array& z, bool imag) {
 
 PyObject* run_elementwise(OpId op, const ElemArg* args, int nargs, PyObject* inplace_obj, const Array* inplace) {
   if ((op == OpId::real || op == OpId::imag) && nargs == 1 && !inplace && args[0].tag == ElemArg::Tag::Array &&
-      is_complex(args[0].array->dtype().scalar) && args[0].array->dtype().computes())
-    return wrap(complex_part_view(*args[0].array, op == OpId::imag)).release().ptr();
+      args[0].array->dtype().computes()) {
+    const Array& x = *args[0].array;
+    if (is_complex(x.dtype().scalar)) return wrap(complex_part_view(x, op == OpId::imag)).release().ptr();
+    // real(x) of a real array: a view of x itself, as NumPy's (imag is zeros, computed below)
+    if (op == OpId::real && (is_integer(x.dtype().scalar) || is_real_floating(x.dtype().scalar))) return wrap(x.view(x.shape(), x.strides(), x.byte_offset())).release().ptr();
+  }
   ElementwisePlan plan = plan_elementwise(op, args, nargs, inplace);
   if (plan.size() >= kReleaseGilFrom) {
     pybind11::gil_scoped_release nogil;

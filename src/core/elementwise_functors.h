@@ -13,6 +13,7 @@
 //    (device_complex.h) in the GPU kernels: the same functor serves both.
 #pragma once
 #include <cmath>
+#include <cstring>
 #include <complex>
 #include <cstdint>
 #include <limits>
@@ -394,7 +395,17 @@ struct IsfiniteF {
 };
 struct SignbitF {
   template <class T>
-  DLA_HOST_DEVICE bool operator()(T a) const { return std::signbit(a); }
+  DLA_HOST_DEVICE bool operator()(T a) const {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    return std::signbit(a);
+#else
+    // The top bit read directly: GCC does not vectorize std::signbit (4x NumPy's time).
+    using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+    Bits b;
+    std::memcpy(&b, &a, sizeof b);
+    return (b >> (8 * sizeof(T) - 1)) != 0;
+#endif
+  }
 };
 
 // ---- complex components ----------------------------------------------------------------

@@ -224,6 +224,11 @@ DLA_LOOP_ATTR void unary_loop(char** p, const int64_t* s, int64_t n) {
       const uint8_t* a = reinterpret_cast<const uint8_t*>(p[1]);
 DLA_IVDEP
       for (int64_t i = 0; i < n; ++i) o[i] = uint8_t(f(a[i] != 0));
+    } else if constexpr (std::is_same_v<R, bool>) {  // predicates: stored as bytes, as above (signbit 4x)
+      uint8_t* o = reinterpret_cast<uint8_t*>(p[0]);
+      const T* a = reinterpret_cast<const T*>(p[1]);
+DLA_IVDEP
+      for (int64_t i = 0; i < n; ++i) o[i] = uint8_t(f(a[i]));
     } else {
       R* o = reinterpret_cast<R*>(p[0]);
       const T* a = reinterpret_cast<const T*>(p[1]);
