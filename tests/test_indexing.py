@@ -415,3 +415,16 @@ def test_other_libraries_arrays_and_integers_as_indices():
     x[[0, 1]] = [1.0, 2.0]
     a[[0, 1]] = [1.0, 2.0]
     assert_matches(x, a)
+
+
+def test_setitem_from_a_view_of_the_same_memory_through_another_import():
+    # Two imports of one NumPy buffer are different storages over the same bytes: the value is
+    # still read whole before x is written (NumPy's result), not element by element.
+    base = np.arange(20.0)
+    x = dl.from_dlpack(base)
+    x[:] = dl.from_dlpack(base[::-1])
+    np.testing.assert_array_equal(np.asarray(x), np.arange(20.0)[::-1])
+    base = np.arange(20.0)
+    x = dl.from_dlpack(base)
+    x[1:] = dl.from_dlpack(base[:-1])
+    np.testing.assert_array_equal(np.asarray(x), np.concatenate([[0.0], np.arange(19.0)]))

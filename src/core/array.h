@@ -75,4 +75,8 @@ Dims contiguous_strides(const Dims& shape);
 // Human-readable "(2, 3)".
 std::string shape_str(const Dims& shape);
 
+// Whether the bytes two arrays can touch intersect (by address: two imports of one peer
+// buffer are different storages over the same memory).
+bool may_overlap(const Array& a, const Array& b);
+
 }  // namespace dla

@@ -3,7 +3,6 @@
 
 #include <array>
 #include <cstring>
-#include <type_traits>
 
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -20,19 +19,32 @@ void copy_row(char** p, const int64_t* s, int64_t n) {
     std::memmove(d, src, n * sizeof(T));
     return;
   }
-  if constexpr (std::is_integral_v<T>) {
-    // Into a contiguous row from whole-element strides (slices with a step, reversals): an
-    // indexed loop the compiler unrolls, or vectorizes for a reversal, where pointer stepping
-    // plus memcpy ran at 1.7x NumPy's time. Same element order as the loop below (the
-    // compiler checks for overlap before it vectorizes).
-    if (s[0] == sizeof(T) && s[1] % int64_t(sizeof(T)) == 0) {
-      T* out = reinterpret_cast<T*>(d);
-      const T* in = reinterpret_cast<const T*>(src);
-      const int64_t k = s[1] / int64_t(sizeof(T));
+  // Into a contiguous row from whole-element strides (slices with a step, reversals): indexed
+  // loops the compiler vectorizes (a reversal, a step of 2) or that keep four loads ahead of
+  // their stores, where stepping pointers with a memcpy per element ran at 1.5-2x NumPy's
+  // time. Rows whose source and destination overlap (memory shared through another storage
+  // object) keep the element-by-element order of the loop below.
+  if (s[0] == sizeof(T) && s[1] % int64_t(sizeof(T)) == 0) {
+    T* out = reinterpret_cast<T*>(d);
+    const T* in = reinterpret_cast<const T*>(src);
+    const int64_t k = s[1] / int64_t(sizeof(T));
+    const T* lo = k < 0 ? in + (n - 1) * k : in;
+    const T* hi = k < 0 ? in + 1 : in + (n - 1) * k + 1;
+    if (hi <= out || out + n <= lo) {
       if (k == -1) {
         for (int64_t i = 0; i < n; ++i) out[i] = in[-i];
+      } else if (k == 2) {  // every other element (a complex array's parts)
+        for (int64_t i = 0; i < n; ++i) out[i] = in[2 * i];
       } else {
-        for (int64_t i = 0; i < n; ++i) out[i] = in[i * k];
+        int64_t i = 0;
+        for (; i + 4 <= n; i += 4, in += 4 * k) {
+          const T a0 = in[0], a1 = in[k], a2 = in[2 * k], a3 = in[3 * k];
+          out[i] = a0;
+          out[i + 1] = a1;
+          out[i + 2] = a2;
+          out[i + 3] = a3;
+        }
+        for (; i < n; ++i, in += k) out[i] = *in;
       }
       return;
     }

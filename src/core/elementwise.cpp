@@ -109,27 +109,6 @@ bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides();
 }
 
-// Whether the bytes two arrays can touch intersect. Compares addresses, not storages: two
-// imports of one NumPy buffer are different Storage objects over the same memory.
-bool may_overlap(const Array& a, const Array& b) {
-  auto range = [](const Array& x, const char** lo, const char** hi) {
-    int64_t first = 0, last = 0;
-    for (int d = 0; d < x.ndim(); ++d) {
-      if (x.shape(d) == 0) {
-        *lo = *hi = x.data();
-        return;
-      }
-      const int64_t span = (x.shape(d) - 1) * x.stride(d) * x.itemsize();
-      (span < 0 ? first : last) += span;
-    }
-    *lo = x.data() + first;
-    *hi = x.data() + last + x.itemsize();
-  };
-  const char *alo, *ahi, *blo, *bhi;
-  range(a, &alo, &ahi);
-  range(b, &blo, &bhi);
-  return alo < bhi && blo < ahi;
-}
 
 [[noreturn]] void kind_error_half(OpId op, Half h) {
   const OpInfo& info = op_info(op);

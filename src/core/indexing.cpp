@@ -536,7 +536,7 @@ void setitem(const Array& x, const IndexItem* key, int n, const Array& value_in)
     if (value.dtype().computes() && is_complex(value.dtype().scalar) && !(x.dtype().computes() && is_complex(x.dtype().scalar)))
       throw TypeError("cannot assign a " + value.dtype().name() + " value to an array of dtype " + x.dtype().name());
     value = cast_to(on_host(value), x.dtype());
-  } else if (value.storage().get() == x.storage().get()) {
+  } else if (value.storage().get() == x.storage().get() || may_overlap(value, x)) {
     value = copy_to(value, value.device());  // the source must not change while it is written
   }
   assign_planned(x, p, key, n, value);
