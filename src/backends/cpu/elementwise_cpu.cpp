@@ -53,6 +53,9 @@ const KernelTable& kernels() {
 
 }  // namespace
 
+std::complex<float> complex_product(std::complex<float> a, std::complex<float> b) { return a * b; }
+std::complex<double> complex_product(std::complex<double> a, std::complex<double> b) { return a * b; }
+
 LoopFn elementwise_cpu_loop(OpId op, ScalarType compute) {
   return kernels()[static_cast<int>(op)][static_cast<int>(compute)];
 }

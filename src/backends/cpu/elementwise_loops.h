@@ -72,6 +72,13 @@ inline T& at(char* p, int64_t i, int64_t stride) {
   return *reinterpret_cast<T*>(p + i * stride);
 }
 
+// std::complex's operator*, compiled once, for the baseline ISA (elementwise_cpu.cpp): the
+// AVX2 rows below call it for the rare NaN-NaN products instead of instantiating it, which
+// libc++ (the wheel's clang) would leave out of line as a symbol the linker could then hand to
+// baseline callers with AVX2 code in it.
+std::complex<float> complex_product(std::complex<float> a, std::complex<float> b);
+std::complex<double> complex_product(std::complex<double> a, std::complex<double> b);
+
 namespace DLA_CPU_LOOPS_NS {
 
 // |z| of contiguous complex rows in vector registers (z: interleaved real and imaginary
@@ -195,7 +202,8 @@ void complex_multiply_row(std::complex<R>* o, const std::complex<R>* a, const st
     std::complex<R>* ob = reinterpret_cast<std::complex<R>*>(block);
     if (redo)
       for (int64_t i = 0; i < len; ++i)
-        if (block[2 * i] != block[2 * i] && block[2 * i + 1] != block[2 * i + 1]) ob[i] = a[b0 + i] * b[(b0 + i) * b_step];
+        if (block[2 * i] != block[2 * i] && block[2 * i + 1] != block[2 * i + 1])
+          ob[i] = complex_product(a[b0 + i], b[(b0 + i) * b_step]);
     if (!direct) std::memcpy(static_cast<void*>(o + b0), block, size_t(len) * sizeof(std::complex<R>));
   }
 }
