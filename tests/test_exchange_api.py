@@ -138,6 +138,7 @@ def test_managed_from_py_object_views_the_array(api):
 
 def test_managed_from_py_object_keeps_memory_until_deleter(api):
     fn = H.call_table(api, "managed_tensor_from_py_object_no_sync", H.ManagedFromPyFn)
+    gc.collect()  # arrays left in cycles by earlier tests must not be freed between the two counts
     base = stats("cpu")
     a = dl.arange(1000)
     out = ctypes.POINTER(H.DLManagedTensorVersioned)()
