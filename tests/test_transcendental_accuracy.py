@@ -475,7 +475,7 @@ def test_float32_log_at_its_interval_edges_and_subnormals():
     assert not np.signbit(got[7])  # log 1 = +0
 
 
-# ---- the two-argument functions (pow, atan2), glibc's scalar functions ----
+# ---- the two-argument functions (pow, atan2): libmvec rows with a contiguous or scalar b ----
 
 def _pow_pairs(dtype, rng, n=4000):
     top = 80.0 if dtype == "float32" else 700.0  # |y log x| inside the range without overflow
@@ -494,7 +494,7 @@ def test_pow_within_one_ulp(dtype):
         ref = np.power(x.astype(LD), y.astype(LD))
     keep = np.isfinite(ref.astype(dtype)) & (np.abs(ref) > np.finfo(dtype).smallest_normal)
     assert keep.sum() > 3000
-    assert ulp_errors(got[keep], ref[keep], dtype).max() <= 1.0
+    assert ulp_errors(got[keep], ref[keep], dtype).max() <= 1.0  # libmvec's pow as much as libm's
     # A scalar exponent takes the broadcast row: the same values as the array of it.
     with np.errstate(all="ignore"):
         scalar = np.from_dlpack(dl.pow(dl.asarray(x), 1.75))
@@ -510,14 +510,17 @@ def test_atan2_within_bound(dtype):
     got = np.from_dlpack(dl.atan2(dl.asarray(y), dl.asarray(x)))
     ref = np.arctan2(y.astype(LD), x.astype(LD))
     keep = np.abs(ref) > np.finfo(dtype).smallest_normal
-    assert ulp_errors(got[keep], ref[keep], dtype).max() <= 1.0
+    # float32 goes through float64 (widened) or glibc's atan2f; float64 is glibc's scalar atan2;
+    # libmvec's at the dtype's own width (DLARRAY_VECTOR_MATH=all) is held to its 4-ulp class.
+    bound = 4.0 if dl._core._vector_math_source("atan2", dtype) == "vector" else 1.0
+    assert ulp_errors(got[keep], ref[keep], dtype).max() <= bound
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", ["pow", "atan2"])
 def test_two_argument_special_values_are_libms(name, dtype):
-    # Every pair of special and ordinary values against NumPy (which calls glibc's scalar function
-    # or matches it there).
+    # Every pair of special and ordinary values, inside rows long enough for the vector body and
+    # a tail, against glibc's scalar function (NumPy's loops call it or match it there).
     v = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 2.5, np.inf, -np.inf, np.nan, 1e-310,
                   -1e-310, 1e308, 1e-30, 0.9999999, 1.0000001, 1e5, -1e5, 123.0, -7.0])
     with np.errstate(all="ignore"):

@@ -11,7 +11,8 @@
 
 namespace dla::cpu {
 
-// Replaces the float32/float64 entries of the unary ops the policy gives to libmvec with
+// Replaces the float32/float64 entries of the ops the policy gives to libmvec (the unary
+// transcendental functions, and pow and atan2 with a contiguous or scalar second argument) with
 // loops that call it on contiguous rows and on gathered blocks of strided rows, so that a value's
 // result never depends on the layout it came in.
 void install_vector_math(KernelTable& table);
