@@ -1,10 +1,10 @@
-"""The elementwise loops compiled for AVX2 give the same bytes as the baseline (SSE2) ones.
+"""The elementwise and cast loops compiled for AVX2 give the same bytes as the baseline (SSE2) ones.
 
 The CPU kernel table is built twice on x86-64 (elementwise_loops.h) and the AVX2 copy is picked
 at run time; a result must never depend on the CPU it ran on. Every op of the table runs here on
 awkward values (NaN, infinities, signed zeros, extremes, ties) in every real dtype it takes, in a
 child process per table (DLARRAY_CPU_LOOPS=baseline selects the baseline one), contiguous and
-strided, and the digests of the results must agree.
+strided, and so does astype between every pair of real dtypes; the digests of the results must agree.
 """
 import hashlib
 import os
@@ -68,6 +68,13 @@ for op in dl._core._elementwise_ops():
                     digest.update(np.asarray(r).tobytes())
                 except Exception as e:
                     digest.update(type(e).__name__.encode())
+for src in REAL:  # the cast rows (cast_kernels.h), also compiled for AVX2
+    a = values(src, n)
+    for dst in REAL:
+        for step in (1, 3):
+            x = dl.asarray(a) if step == 1 else dl.asarray(a)[::step]
+            digest.update(f"astype {src} {dst} {step}".encode())
+            digest.update(np.asarray(dl.astype(x, dst)).tobytes())
 print(digest.hexdigest())
 '''
 

@@ -54,6 +54,51 @@ def test_astype_bool_and_special_values():
     assert dl.astype(dl.asarray([math.nan, math.inf, -math.inf]), dl.int32).shape == (3,)
 
 
+INTEGER = [dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32, dl.uint64]
+
+
+def _saturated(v, dst):
+    """convert()'s rule: truncate toward zero, saturate to the type's range, NaN -> 0."""
+    info = np.iinfo(npd(dst))
+    if math.isnan(v):
+        return 0
+    if v <= info.min:
+        return int(info.min)
+    if v >= info.max:
+        return int(info.max)
+    return math.trunc(v)
+
+
+@pytest.mark.parametrize("src", [dl.float32, dl.float64], ids=str)
+@pytest.mark.parametrize("dst", INTEGER, ids=str)
+def test_astype_float_to_integer_truncates_and_saturates(src, dst):
+    # Every boundary a conversion path has (the type's range, 2^24/2^31/2^32 where float32 rounds,
+    # 2^51 where the 64-bit vector path hands a block back, 2^52/2^53/2^63/2^64), NaN and
+    # infinities, ties and negative fractions, placed inside rows long enough for the vector
+    # bodies, and in the tail, contiguous and strided.
+    info = np.iinfo(npd(dst))
+    edges = [math.nan, math.inf, -math.inf, 0.0, -0.0, 0.5, -0.5, 0.99, -0.99, 1.5, -1.5, 2.5, -2.5, 255.5, 256.0,
+             -129.0, 127.9, 128.0, 32767.5, 32768.0, -32769.0, 65535.9, 65536.0, 2.0 ** 24 + 2, 2.0 ** 31 - 128,
+             2.0 ** 31, -(2.0 ** 31), -(2.0 ** 31) - 256, 2.0 ** 32 - 1, 2.0 ** 32, 2.0 ** 51 - 0.5, 2.0 ** 51,
+             -(2.0 ** 51), 2.0 ** 52 + 1, 2.0 ** 53, 2.0 ** 63 - 1024, 2.0 ** 63, -(2.0 ** 63), -(2.0 ** 63) - 4096,
+             2.0 ** 64 - 2048, 2.0 ** 64, 1e30, -1e30, float(info.max), float(info.min), float(info.max) - 1,
+             float(info.min) + 1]
+    rng = np.random.default_rng(5)
+    for n, place in ((203, 0), (203, 150), (777, 700), (2000, 1000)):
+        base = (rng.standard_normal(n) * 1e3).astype(npd(src))
+        values = np.concatenate([base[:place], np.array(edges, dtype=npd(src)), base[place:]])
+        expected = [_saturated(float(v), dst) for v in values]
+        assert dl.astype(dl.asarray(values), dst).tolist() == expected
+        strided = dl.asarray(values)[::3]
+        assert dl.astype(strided, dst).tolist() == expected[::3]
+    # A block without any edge value takes the vector path whole: 256-element blocks of ordinary values.
+    ordinary = (rng.standard_normal(4096) * 1e6).astype(npd(src))
+    if info.min == 0:
+        ordinary = np.abs(ordinary)
+    want = np.clip(np.trunc(ordinary.astype(np.float64)), float(info.min), float(info.max))
+    assert dl.astype(dl.asarray(ordinary), dst).tolist() == [int(w) for w in want]
+
+
 def test_astype_signature():
     assert str(inspect.signature(dl.astype)) == "(x, dtype, /, *, copy=True, device=None)"
 

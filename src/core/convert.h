@@ -6,6 +6,7 @@
 // keeps the real part (the array API's refusal of that cast is enforced by astype).
 #pragma once
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -26,12 +27,23 @@ DLA_HOST_DEVICE inline To convert(From v) {
   } else if constexpr (elem::is_complex_v<To>) {
     return To(typename To::value_type(v), 0);
   } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
-    if (std::isnan(v)) return To(0);
-    constexpr double lo = double(std::numeric_limits<To>::lowest());
-    constexpr double hi = double(std::numeric_limits<To>::max());
-    if (double(v) <= lo) return std::numeric_limits<To>::lowest();
-    if (double(v) >= hi) return std::numeric_limits<To>::max();
-    return To(v);
+    // Clamped in From, then converted, so that every conversion is in range; written as
+    // selects, not early returns, so that the loops stay branch-free and vectorize (with
+    // branches float32 -> int32 ran at 8-12x NumPy's time). lo is 0 or -2^k, exact in From.
+    // ceiling is From(max): max itself where To has no more digits than From, else max
+    // rounded up to 2^k (not a value of To), and top is then the largest From below it.
+    using Lim = std::numeric_limits<To>;
+    constexpr int kFromDigits = std::numeric_limits<From>::digits;
+    constexpr From lo = From(Lim::lowest());
+    constexpr From ceiling = From(Lim::max());
+    constexpr From top =
+        Lim::digits <= kFromDigits ? ceiling : ceiling - ceiling / From(uint64_t(1) << kFromDigits);
+    From c = v < lo ? lo : v;
+    c = c > top ? top : c;
+    c = v == v ? c : From(0);  // NaN -> 0
+    To r = To(c);
+    if constexpr (Lim::digits > kFromDigits) r = v >= ceiling ? Lim::max() : r;
+    return r;
   } else {
     return To(v);
   }

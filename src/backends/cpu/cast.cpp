@@ -1,7 +1,7 @@
 // cast.cpp — dtype-converting copies on the host (astype, asarray(dtype=), fills).
 //
-// One template over convert() (core/convert.h), instantiated for every (to, from) pair of the 13 computing dtypes plus
-// float16 and bfloat16 through visit_scalar; float -> integer conversions of NaN and
+// Rows over convert() (core/convert.h): cast_kernels.h's for every (to, from) pair of the 13
+// computing dtypes, and those of float16 and bfloat16 here; float -> integer conversions of NaN and
 // out-of-range values are defined (saturating to the target's range, NaN -> 0) instead of
 // being C++ undefined behaviour.
 #include "core/cast.h"
@@ -12,6 +12,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "backends/cpu/cast_kernels.h"
 #include "backends/cpu/half_convert.h"
 #include "core/convert.h"
 #include "core/copy.h"
@@ -21,20 +22,6 @@
 
 namespace dla {
 namespace {
-
-template <class To, class From>
-void cast_row(char** p, const int64_t* s, int64_t n) {
-  char* d = p[0];
-  const char* src = p[1];
-  if (s[0] == sizeof(To) && s[1] == sizeof(From)) {
-    To* dt = reinterpret_cast<To*>(d);
-    const From* st = reinterpret_cast<const From*>(src);
-    for (int64_t i = 0; i < n; ++i) dt[i] = convert<To>(st[i]);
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1])
-    *reinterpret_cast<To*>(d) = convert<To>(*reinterpret_cast<const From*>(src));
-}
 
 using RowFn = void (*)(char**, const int64_t*, int64_t);
 
@@ -83,13 +70,7 @@ RowFn pick_row(const DType& to, const DType& from) {
       using T = typename decltype(tt)::type;
       return hf == Half::BFloat16 ? half_row<false, true, T> : half_row<false, false, T>;
     });
-  return visit_scalar(to.scalar, [&](auto tt) -> RowFn {
-    using T = typename decltype(tt)::type;
-    return visit_scalar(from.scalar, [&](auto tf) -> RowFn {
-      using F = typename decltype(tf)::type;
-      return cast_row<T, F>;
-    });
-  });
+  return cpu::cast_rows()[static_cast<int>(to.scalar)][static_cast<int>(from.scalar)];
 }
 
 DeviceCast g_device_casts[32] = {};

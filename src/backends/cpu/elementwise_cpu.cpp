@@ -17,6 +17,7 @@
 #include "backends/cpu/half_convert.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/vector_math.h"
+#include "backends/cpu/cast_kernels.h"
 #include "core/elementwise.h"
 #include "core/errors.h"
 #include "core/half.h"
@@ -25,17 +26,27 @@
 namespace dla::cpu {
 namespace {
 
-// The baseline loops, their real-dtype entries replaced by the AVX2 ones where the build has
-// them and the CPU runs them, then libmvec's transcendental loops over both.
+// Whether the AVX2 copies of the loops replace the baseline ones: where the build has them and
+// the CPU runs them (AVX2 and FMA, as the part files are built), unless
+// DLARRAY_CPU_LOOPS=baseline (tests compare the two copies' results).
+bool use_avx2_loops() {
+#ifdef DLA_HAVE_AVX2_LOOPS
+  const char* env = std::getenv("DLARRAY_CPU_LOOPS");
+  const bool baseline_only = env && std::strcmp(env, "baseline") == 0;
+  return !baseline_only && vector_level() != VectorLevel::None;
+#else
+  return false;
+#endif
+}
+
+// The baseline loops, their real-dtype entries replaced by the AVX2 ones where they are used,
+// then libmvec's transcendental loops over both.
 void fill_kernels(KernelTable& table) {
   baseline_loops::fill_kernels_0(table);
   baseline_loops::fill_kernels_1(table);
   baseline_loops::fill_kernels_2(table);
 #ifdef DLA_HAVE_AVX2_LOOPS
-  // DLARRAY_CPU_LOOPS=baseline keeps the baseline loops (tests compare the two tables' results).
-  const char* env = std::getenv("DLARRAY_CPU_LOOPS");
-  const bool baseline_only = env && std::strcmp(env, "baseline") == 0;
-  if (!baseline_only && vector_level() != VectorLevel::None) {  // AVX2 and FMA, as the part files are built
+  if (use_avx2_loops()) {
     avx2_loops::fill_kernels_0(table);
     avx2_loops::fill_kernels_1(table);
     avx2_loops::fill_kernels_2(table);
@@ -52,6 +63,19 @@ const KernelTable& kernels() {
 }
 
 }  // namespace
+
+const CastRows& cast_rows() {
+  static CastRows rows = {};
+  static const bool filled = [] {
+    baseline_loops::fill_cast_rows(rows);
+#ifdef DLA_HAVE_AVX2_LOOPS
+    if (use_avx2_loops()) avx2_loops::fill_cast_rows(rows);
+#endif
+    return true;
+  }();
+  (void)filled;
+  return rows;
+}
 
 std::complex<float> complex_product(std::complex<float> a, std::complex<float> b) { return a * b; }
 std::complex<double> complex_product(std::complex<double> a, std::complex<double> b) { return a * b; }
