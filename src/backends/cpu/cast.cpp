@@ -6,6 +6,8 @@
 // being C++ undefined behaviour.
 #include "core/cast.h"
 
+#include "core/array.h"
+
 #include <array>
 #include <cmath>
 #include <complex>
@@ -100,6 +102,9 @@ void cast_into(const Array& dst, const Array& src) {
     if (k >= 0 && k < 32 && g_device_casts[k]) return g_device_casts[k](dst, src);
     throw NotImplementedError("dtype conversion on device '" + dst.device().str() + "' is not available yet");
   }
+  // The rows assume their input and output apart (their loops vectorize without alias checks):
+  // a source that overlaps the destination is converted from a copy.
+  if (may_overlap(dst, src)) return cast_into(dst, copy_to(src, src.device()));
   RowFn row = pick_row(dst.dtype(), src.dtype());
   if (!row) {  // float16 <-> bfloat16: via float32
     Array mid = Array::empty(src.shape(), DType::of(ScalarType::Float32), src.device());

@@ -10,7 +10,8 @@
 
 namespace dla::cpu {
 
-// rows[to][from]: converts row 1 (from) into row 0 (to), strides in bytes.
+// rows[to][from]: converts row 1 (from) into row 0 (to), strides in bytes. The two rows never
+// overlap (cast_into converts an overlapping source from a copy), so the loops carry no alias checks.
 using CastRows = LoopFn[kNumScalarTypes][kNumScalarTypes];
 
 // The rows for this CPU (AVX2 where built and present, unless DLARRAY_CPU_LOOPS=baseline).
@@ -20,7 +21,7 @@ namespace baseline_loops {
 void fill_cast_rows(CastRows& rows);  // every pair
 }
 namespace avx2_loops {
-void fill_cast_rows(CastRows& rows);  // the pairs of real dtypes (bool, integers, float32/64)
+void fill_cast_rows(CastRows& rows);  // the pairs of real dtypes, and complex -> bool
 }
 
 }  // namespace dla::cpu
