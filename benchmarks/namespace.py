@@ -7,7 +7,10 @@ one thread for both with OPENBLAS_NUM_THREADS=1, which this script sets before i
 Each line: case, our time, NumPy's time (us), ratio = ours / NumPy (below 1.0: we are faster).
 The elementwise functions are `benchmarks/elementwise.py --table`.
 
-usage: PYTHONPATH=python python3 benchmarks/namespace.py [--quick] [substring ...]
+`--casts` times astype between every pair of dtypes instead (10**6 elements; complex to real
+other than bool is refused by the standard) and lists the slowest.
+
+usage: PYTHONPATH=python python3 benchmarks/namespace.py [--quick] [--casts] [substring ...]
 """
 import os
 
@@ -101,12 +104,44 @@ def cases(n):
     ]
 
 
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
+          "complex64", "complex128"]
+
+
+def casts(quick):
+    rng = np.random.default_rng(0)
+    n = 10**6
+    rows = []
+    for src in DTYPES:
+        nx = rng.random(n) < 0.5 if src == "bool" else (rng.standard_normal(n) * 50).astype(src)
+        x = dl.asarray(nx)
+        for dst in DTYPES:
+            if dst == src or (src.startswith("complex") and not dst.startswith("complex") and dst != "bool"):
+                continue
+            with np.errstate(all="ignore"):
+                t_ours = best(lambda: dl.astype(x, dst), 5 if quick else 10, 3)
+                t_np = best(lambda: nx.astype(dst), 5 if quick else 10, 3)
+            rows.append((t_ours / t_np, src, dst, t_ours, t_np))
+    rows.sort(reverse=True)
+    print(f"{'astype (slowest first)':<30} {'dlarray':>12} {'numpy':>12} {'ratio':>7}")
+    for ratio, src, dst, t_ours, t_np in rows[:20]:
+        print(f"{src + ' -> ' + dst:<30} {t_ours * 1e6:>9.1f} us {t_np * 1e6:>9.1f} us {ratio:>7.2f}")
+    ratios = sorted(r[0] for r in rows)
+    print(f"{len(ratios)} dtype pairs: {sum(r > 1.15 for r in ratios)} above 1.15x NumPy's time, "
+          f"median ratio {ratios[len(ratios) // 2]:.2f}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
+    p.add_argument("--casts", action="store_true", help="astype between every pair of dtypes")
     p.add_argument("only", nargs="*", help="keep the cases whose names contain one of these")
     args = p.parse_args()
     dl._core._set_num_threads(1)
+    if args.casts:
+        print(f"dlarray vs NumPy {np.__version__}, one thread each")
+        casts(args.quick)
+        return 0
     print(f"dlarray vs NumPy {np.__version__}, one thread each")
     print(f"{'case':<30} {'dlarray':>12} {'numpy':>12} {'ratio':>7}")
     ratios = []
