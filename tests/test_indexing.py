@@ -428,3 +428,34 @@ def test_setitem_from_a_view_of_the_same_memory_through_another_import():
     x = dl.from_dlpack(base)
     x[1:] = dl.from_dlpack(base[:-1])
     np.testing.assert_array_equal(np.asarray(x), np.concatenate([[0.0], np.arange(19.0)]))
+
+
+@pytest.mark.parametrize("index_dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
+def test_one_index_array_of_every_integer_type_gathers_every_item_size(index_dtype):
+    # x[idx] / take with one integer array over whole elements take a fused pass (gather.h):
+    # every item size it covers (1, 2, 4, 8 bytes) and one it leaves to the general path (16).
+    rng = np.random.default_rng(3)
+    top = min(np.iinfo(index_dtype).max, 199)
+    raw = rng.integers(0, top, 3000)
+    if np.iinfo(index_dtype).min < 0:
+        raw = raw - rng.integers(0, 2, 3000) * min(200, -int(np.iinfo(index_dtype).min))  # negatives wrap once
+    nidx = raw.astype(index_dtype)
+    for dtype in ["bool", "int8", "int16", "float32", "float64", "complex128"]:
+        nx = (rng.standard_normal(200) * 100).astype(dtype) if dtype != "bool" else rng.random(200) < 0.5
+        x = dl.asarray(nx)
+        np.testing.assert_array_equal(np.asarray(x[dl.asarray(nidx)]), nx[nidx])
+        np.testing.assert_array_equal(np.asarray(dl.take(x, dl.asarray(nidx))), np.take(nx, nidx))
+
+
+def test_one_bad_index_deep_in_a_long_index_array_raises_and_names_it():
+    x = dl.asarray(np.arange(100.0))
+    for bad in (100, -101):
+        nidx = np.arange(5000) % 100
+        nidx[4321] = bad
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds for axis 0 with size 100"):
+            x[dl.asarray(nidx)]
+        with pytest.raises(IndexError, match=f"index {bad} is out of bounds"):
+            dl.take(x, dl.asarray(nidx))
+    huge = np.array([1, 2**63 + 5], dtype=np.uint64)
+    with pytest.raises(IndexError, match="9223372036854775813"):
+        x[dl.asarray(huge)]

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/dims.h"
+#include "core/dtype.h"
 
 namespace dla {
 
@@ -26,5 +27,14 @@ struct BlockMove {
 void gather_blocks(const BlockMove& m);
 // sparse blocks <- dense blocks (host memory).
 void scatter_blocks(const BlockMove& m);
+
+// x[idx] for a single integer index array selecting whole elements (host memory), in one pass:
+// dense[k] = the element at sparse + wrap(index[k]) * stride_bytes, k < n, with `index` a
+// C-contiguous array of integer type `index_type`, negatives wrapping once, and elements of
+// `itemsize` bytes (1, 2, 4 or 8). Returns false where that does not apply (other item sizes)
+// or an index lies outside [-len, len); the caller then takes the general path, which
+// reports the index. An out-of-range index is never dereferenced.
+bool gather_indexed_elements(const void* index, ScalarType index_type, int64_t n, int64_t len, int64_t stride_bytes,
+                             const char* sparse, char* dense, int64_t itemsize);
 
 }  // namespace dla

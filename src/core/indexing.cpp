@@ -46,21 +46,23 @@ inline int64_t checked_index(int64_t i, int64_t len, int axis) {
 // of length len: negatives wrap, anything outside [-len, len) is an IndexError.
 void integer_offsets(const Array& idx, int64_t start, const int64_t n, const int64_t len, const int64_t stride_bytes,
                      int axis, int64_t* const out) {
-  // The lambda takes the loop bounds by value: captured by reference, every store to out[]
-  // could alias them and they would be reloaded per element.
-  visit_scalar(idx.dtype().scalar, [&, n, len, stride_bytes, out](auto tag) {
+  visit_scalar(idx.dtype().scalar, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // Locals: the lambda's captures (even by value) live behind its closure pointer, and every
+      // store to out[] could alias them, so they were reloaded per element.
+      const int64_t n_ = n, len_ = len, stride_ = stride_bytes;
+      int64_t* const out_ = out;
       const T* src = reinterpret_cast<const T*>(idx.data()) + start;
       // Tight loop: wrap negatives, range-check every element, report after.
-      bool bad = false;
-      for (int64_t k = 0; k < n; ++k) {
+      int bad = 0;  // an int: GCC does not vectorize an or-reduction into a bool
+      for (int64_t k = 0; k < n_; ++k) {
         int64_t v = static_cast<int64_t>(src[k]);
-        if constexpr (std::is_signed_v<T>) v += v < 0 ? len : 0;
-        bad |= uint64_t(v) >= uint64_t(len);  // also catches v < -len and uint64 above INT64_MAX
+        if constexpr (std::is_signed_v<T>) v += v < 0 ? len_ : 0;
+        bad |= uint64_t(v) >= uint64_t(len_);  // also catches v < -len and uint64 above INT64_MAX
         // Unsigned: an out-of-range index is reported below, but its product must not be
         // signed overflow on the way (an in-range one is exact: it lies within the extent).
-        out[k] = int64_t(uint64_t(v) * uint64_t(stride_bytes));
+        out_[k] = int64_t(uint64_t(v) * uint64_t(stride_));
       }
       if (!bad) return;
       for (int64_t k = 0; k < n; ++k) {
@@ -424,6 +426,14 @@ void move_selected(const Plan& p, const Layout& L, const Array& dense) {
 Array gather(const Array& x, const Plan& p) {
   Layout L = make_layout(p);
   Array out = Array::empty(L.out_shape, x.dtype(), Device{});
+  // One integer array picking whole elements (x[idx] on a 1-d x, take): one fused pass; a
+  // false return (an index out of range) falls through to the general path, which reports it.
+  if (p.adv.size() == 1 && p.adv[0].lazy() && L.nrest == 0) {
+    const Advanced& a = p.adv[0];
+    if (gather_indexed_elements(a.index.data(), a.index.dtype().scalar, a.count(), a.len, a.stride_bytes,
+                                p.view.data(), out.data(), x.itemsize()))
+      return out;
+  }
   move_selected<false>(p, L, out);
   return out;
 }

@@ -7,7 +7,9 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
+#include "core/dispatch.h"
 #include "core/strided_loop.h"
 
 namespace dla {
@@ -97,7 +99,43 @@ void dispatch(const BlockMove& m) {
   }
 }
 
+// One pass over the indices: wrapped, checked and loaded together (an index outside the axis
+// loads element 0 instead, and the row is reported bad), so no offsets buffer is written and
+// read back. Returns whether every index was in range.
+template <class I, class T>
+bool gather_elements(const I* index, int64_t n, int64_t len, int64_t stride, const char* sparse, T* dense) {
+  int bad = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t v = static_cast<int64_t>(index[k]);
+    if constexpr (std::is_signed_v<I>) v += v < 0 ? len : 0;
+    const bool inside = uint64_t(v) < uint64_t(len);  // also v < -len and uint64 above INT64_MAX
+    bad |= !inside;
+    std::memcpy(dense + k, sparse + (inside ? v : 0) * stride, sizeof(T));
+  }
+  return !bad;
+}
+
 }  // namespace
+
+bool gather_indexed_elements(const void* index, ScalarType index_type, int64_t n, int64_t len, int64_t stride_bytes,
+                             const char* sparse, char* dense, int64_t itemsize) {
+  auto with_item = [&](auto index_tag) -> bool {
+    using I = typename decltype(index_tag)::type;
+    if constexpr (!std::is_integral_v<I> || std::is_same_v<I, bool>) {
+      return false;
+    } else {
+      const I* idx = static_cast<const I*>(index);
+      switch (itemsize) {
+        case 1: return gather_elements(idx, n, len, stride_bytes, sparse, reinterpret_cast<Elem<1>*>(dense));
+        case 2: return gather_elements(idx, n, len, stride_bytes, sparse, reinterpret_cast<Elem<2>*>(dense));
+        case 4: return gather_elements(idx, n, len, stride_bytes, sparse, reinterpret_cast<Elem<4>*>(dense));
+        case 8: return gather_elements(idx, n, len, stride_bytes, sparse, reinterpret_cast<Elem<8>*>(dense));
+        default: return false;
+      }
+    }
+  };
+  return visit_scalar(index_type, with_item);
+}
 
 void gather_blocks(const BlockMove& m) { dispatch<false>(m); }
 void scatter_blocks(const BlockMove& m) { dispatch<true>(m); }
