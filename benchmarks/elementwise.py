@@ -102,6 +102,14 @@ def transcendental(quick):
             x = dl.asarray(nx)
             ours, theirs = getattr(dl, name), getattr(np, np_name)
             row(f"{name:<6} {dtype} 1t", best(lambda: ours(x), number, repeat), best(lambda: theirs(nx), number, repeat), "ms")
+        # The two-argument ones: atan2 over every quadrant, pow of positive bases.
+        for name, np_name, (a_lo, a_hi), (b_lo, b_hi) in (("atan2", "arctan2", (-5, 5), (-5, 5)),
+                                                          ("pow", "power", (0.5, 3), (-3, 3))):
+            na, nb = rng.uniform(a_lo, a_hi, n).astype(dtype), rng.uniform(b_lo, b_hi, n).astype(dtype)
+            a, b = dl.asarray(na), dl.asarray(nb)
+            ours, theirs = getattr(dl, name), getattr(np, np_name)
+            row(f"{name:<6} {dtype} 1t", best(lambda: ours(a, b), number, repeat),
+                best(lambda: theirs(na, nb), number, repeat), "ms")
     dl._core._set_num_threads(nthreads)
 
 

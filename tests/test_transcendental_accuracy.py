@@ -466,7 +466,9 @@ def test_float32_log_at_its_interval_edges_and_subnormals():
     ours = np.from_dlpack(dl.log(dl.asarray(x)))
     err = ulp_errors(ours, np.log(x.astype(LD)), "float32")
     worst = int(np.argmax(err))
-    assert err[worst] <= OWN_FLOAT32_BOUND, f"log({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp"
+    # The own loop's bound; libmvec's logf (DLARRAY_VECTOR_MATH=all) is held to its 4-ulp class.
+    bound = 4.0 if dl._core._vector_math_source("log", "float32") == "vector" else OWN_FLOAT32_BOUND
+    assert err[worst] <= bound, f"log({x[worst]!r}) = {ours[worst]!r}: {err[worst]:.3f} ulp"
     sp = np.array([0.0, -0.0, -1.0, -1e-45, np.inf, -np.inf, np.nan, 1.0] * 3, dtype=f32)
     got = np.from_dlpack(dl.log(dl.asarray(sp)))
     with np.errstate(all="ignore"):
@@ -505,15 +507,35 @@ def test_pow_within_one_ulp(dtype):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_atan2_within_bound(dtype):
     rng = np.random.default_rng(12)
-    y = (rng.uniform(-1, 1, 4000) * np.exp(rng.uniform(-20, 20, 4000))).astype(dtype)
-    x = (rng.uniform(-1, 1, 4000) * np.exp(rng.uniform(-20, 20, 4000))).astype(dtype)
+    n = 6000
+    top = 700.0 if dtype == "float64" else 80.0
+    y = (rng.uniform(-1, 1, n) * np.exp(rng.uniform(-top, top, n))).astype(dtype)
+    x = (rng.uniform(-1, 1, n) * np.exp(rng.uniform(-top, top, n))).astype(dtype)
+    # Ratios at and around the table points j/16 and 1 (where |y| and |x| swap roles), both signs.
+    m = n // 2
+    q = rng.integers(0, 17, m) / 16.0 * (1 + rng.choice([0.0, 1e-12, -1e-12, 1e-6, -1e-6], m))
+    x[:m] = rng.uniform(-1, 1, m) * np.exp(rng.uniform(-20, 20, m))
+    y[:m] = x[:m] * q * rng.choice([-1.0, 1.0], m)
+    y[m:m + 200] = x[m:m + 200] / q[:200].clip(1 / 16)  # the swapped side
+    # Around the own row's fast range [2^-500, 2^500] (libm beyond).
+    for k, e in enumerate((-501, -500, -499, 499, 500, 501)):
+        if dtype == "float64":
+            y[m + 300 + k], x[m + 300 + k] = 2.0 ** e * 1.25, 0.75
     got = np.from_dlpack(dl.atan2(dl.asarray(y), dl.asarray(x)))
     ref = np.arctan2(y.astype(LD), x.astype(LD))
     keep = np.abs(ref) > np.finfo(dtype).smallest_normal
-    # float32 goes through float64 (widened) or glibc's atan2f; float64 is glibc's scalar atan2;
-    # libmvec's at the dtype's own width (DLARRAY_VECTOR_MATH=all) is held to its 4-ulp class.
-    bound = 4.0 if dl._core._vector_math_source("atan2", dtype) == "vector" else 1.0
+    # Our own float64 row (AVX-512; float32 widened to it): measured 0.507 ulp over 2x10^6 pairs;
+    # elsewhere float32 goes through libmvec's float64 (widened), float64 is glibc's scalar atan2;
+    # libmvec's at the dtype's own width (DLARRAY_VECTOR_MATH=all) is held to its 4-ulp class, and
+    # glibc's scalar atan2f (DLARRAY_VECTOR_MATH=0, or no libmvec) measured 1.42 on these pairs.
+    source = dl._core._vector_math_source("atan2", dtype)
+    bound = {"vector": 4.0, "own": 0.6}.get(source, 1.5 if source == "scalar" and dtype == "float32" else 1.0)
     assert ulp_errors(got[keep], ref[keep], dtype).max() <= bound
+    # A scalar second argument (the broadcast row) and strided operands give the same values.
+    assert np.array_equal(np.from_dlpack(dl.atan2(dl.asarray(y), 0.375)),
+                          np.from_dlpack(dl.atan2(dl.asarray(y), dl.asarray(np.full_like(y, 0.375)))))
+    strided = np.from_dlpack(dl.atan2(dl.asarray(y)[::3], dl.asarray(x)[::3]))
+    assert np.array_equal(strided, got[::3], equal_nan=True)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

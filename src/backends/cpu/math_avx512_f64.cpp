@@ -647,6 +647,90 @@ struct Kernel<ExpLogFn::Atan> {
   static double scalar(double x) { return std::atan(x); }
 };
 
+// ---- atan2 ---------------------------------------------------------------------------------
+// atan2(y, x) = sign(y) (K + s atan(n / d)) with n = min(|y|, |x|), d = max(|y|, |x|):
+// K = 0, s = +1 for |y| <= |x|, x > 0; K = pi/2, s = -1 for |y| > |x|, x > 0; K = pi, s = -1
+// for |y| <= |x|, x < 0; K = pi/2, s = +1 for |y| > |x|, x < 0. atan(n/d) = atan(c) + atan(z)
+// as in atan above, c = j/16 near n/d (j from a 14-bit estimate), z = (n - c d) / (d + c n);
+// here n - c d needs its exact value: c d = P + P_lo exactly (fma), n - P as a two-sum, so
+// the numerator is a pair too (for q near 1/16 its rounding alone would be half an ulp of the
+// result). atan(c) + atan(z) = U + U_lo as a pair (c's table entry is larger than |z|), then
+// K + s U by a fast two-sum (K, where nonzero, is above pi/4 >= U), rounded once. Lanes with a
+// zero, infinite or NaN argument, or a magnitude outside [2^-500, 2^500] (where z could
+// underflow or d + c n overflow), are libm's.
+struct Atan2Kernel {
+  DLA_V512 static __mmask8 fast(__m512d y, __m512d x) {
+    const __m512d lo = set(0x1p-500), hi = set(0x1p500);
+    const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
+    return _mm512_cmp_pd_mask(ay, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(ay, hi, _CMP_LE_OQ) &
+           _mm512_cmp_pd_mask(ax, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(ax, hi, _CMP_LE_OQ);
+  }
+  DLA_V512 static __m512d compute(__m512d y, __m512d x, const AtanRegs& T) {
+    const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
+    const __mmask8 swapped = _mm512_cmp_pd_mask(ay, ax, _CMP_GT_OQ);
+    const __mmask8 negative_x = _mm512_cmp_pd_mask(x, set(0.0), _CMP_LT_OQ);
+    const __m512d n = _mm512_min_pd(ay, ax), d = _mm512_max_pd(ay, ax);
+    // 2^52 + min(floor(16 q), 15) for q ~ n/d in [0, 1]: its low bits are j; c = j/16 exactly.
+    const __m512d q = _mm512_mul_pd(n, _mm512_rcp14_pd(d));
+    const __m512d shifted = _mm512_min_pd(
+        _mm512_fmadd_round_pd(q, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
+    const __m512i j = _mm512_castpd_si512(shifted);
+    const __m512d c = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    // n - c d = num + num_lo: c d = p + p_lo exactly, n - p as a two-sum.
+    const __m512d p = _mm512_mul_pd(c, d), p_lo = _mm512_fmsub_pd(c, d, p);
+    const __m512d num = _mm512_sub_pd(n, p);
+    const __m512d back = _mm512_sub_pd(num, n);
+    const __m512d num_err = _mm512_sub_pd(_mm512_sub_pd(n, _mm512_sub_pd(num, back)), _mm512_add_pd(p, back));
+    const __m512d num_lo = _mm512_sub_pd(num_err, p_lo);
+    // d + c n = den + den_lo (d - den exact by Sterbenz: den is between d and 2d).
+    const __m512d den = fma(c, n, d);
+    const __m512d den_lo = fma(c, n, _mm512_sub_pd(d, den));
+    const __m512d z = _mm512_div_pd(num, den);
+    const __m512d z_lo = _mm512_mul_pd(
+        _mm512_add_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), num_lo), _mm512_rcp14_pd(den));
+    const __m512d t = _mm512_mul_pd(z, z);
+    const __m512d tail = fma(_mm512_mul_pd(z, t), poly(t, kAtanQ), z_lo);
+    const __m512d c_hi = lookup(T.hi, j), c_lo = lookup(T.lo, j);
+    // U = atan(c) + atan(z) as u + u_lo (a fast two-sum: c_hi = 0 or c_hi > |z|).
+    const __m512d u = _mm512_add_pd(c_hi, z);
+    const __m512d u_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, u), z), _mm512_add_pd(c_lo, tail));
+    // K + s U: s = -1 where exactly one of swapped, negative_x holds.
+    const __mmask8 minus = swapped ^ negative_x;
+    const __m512d su = _mm512_mask_xor_pd(u, minus, u, set(-0.0)), su_lo = _mm512_mask_xor_pd(u_lo, minus, u_lo, set(-0.0));
+    const __m512d k_hi = _mm512_mask_blend_pd(negative_x & ~swapped, _mm512_maskz_mov_pd(swapped | negative_x, set(kPio2Hi)), set(kPiHi));
+    const __m512d k_lo = _mm512_mask_blend_pd(negative_x & ~swapped, _mm512_maskz_mov_pd(swapped | negative_x, set(kPio2Lo)), set(kPiLo));
+    const __m512d r = _mm512_add_pd(k_hi, su);
+    const __m512d r_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(k_hi, r), su), _mm512_add_pd(k_lo, su_lo));
+    return with_sign_of(_mm512_add_pd(r, r_lo), y);
+  }
+};
+
+// Two arguments: y[i], x[i * x_step] (x_step 0: one x for the row); slow lanes are libm's.
+__attribute__((noinline)) void atan2_fix_up(__mmask8 slow, const double* ys, const double* xs, double* out) {
+  for (int l = 0; l < 8; ++l)
+    if (slow & (1u << l)) out[l] = std::atan2(ys[l], xs[l]);
+}
+
+__attribute__((target(DLA_AVX512_TARGET))) void atan2_row(const double* y, const double* x, int64_t x_step,
+                                                           double* out, int64_t n) {
+  AtanRegs T;
+  load_regs(&T);
+  const __m512d x_one = set(x_step == 0 ? x[0] : 1.0);
+  for (int64_t i = 0; i < n; i += 8) {
+    const __mmask8 live = n - i >= 8 ? __mmask8(0xff) : __mmask8((1u << (n - i)) - 1);
+    const __m512d yv = _mm512_mask_loadu_pd(set(1.0), live, y + i);
+    const __m512d xv = x_step == 0 ? x_one : _mm512_mask_loadu_pd(set(1.0), live, x + i);
+    _mm512_mask_storeu_pd(out + i, live, Atan2Kernel::compute(yv, xv, T));
+    const __mmask8 slow = live & ~Atan2Kernel::fast(yv, xv);
+    if (slow) {
+      alignas(64) double ys[8], xs[8];
+      _mm512_store_pd(ys, yv);
+      _mm512_store_pd(xs, xv);
+      atan2_fix_up(slow, ys, xs, out + i);
+    }
+  }
+}
+
 // ---- tan -----------------------------------------------------------------------------------
 // x = n pi/4 + r, |r| <= pi/8 (a little more where x 4/pi rounds), for |x| < 2^20: pi/4 =
 // C1 + C2 + C3 + C4, C1 the double nearest pi/4, C2 of 32 bits, C3 and C4 the doubles nearest
@@ -872,6 +956,12 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* ou
 }
 
 }  // namespace
+
+bool math_avx512_f64_atan2_row(const double* y, const double* x, int64_t x_step, double* out, int64_t n) {
+  if (vector_level() != VectorLevel::Avx512) return false;
+  atan2_row(y, x, x_step, out, n);
+  return true;
+}
 
 bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) {
   if (vector_level() != VectorLevel::Avx512) return false;

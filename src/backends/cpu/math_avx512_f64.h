@@ -27,4 +27,8 @@ namespace dla::cpu {
 // file has an AVX-512 loop for fn and the CPU has AVX-512 F/DQ; returns false otherwise.
 bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n);
 
+// out[i] = atan2(y[i], x[i * x_step]) (x_step 0: x[0] for the whole row; out may be y's
+// memory), under the same conditions; returns false otherwise.
+bool math_avx512_f64_atan2_row(const double* y, const double* x, int64_t x_step, double* out, int64_t n);
+
 }  // namespace dla::cpu

@@ -6,6 +6,7 @@
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/float32_math.h"
 #include "backends/cpu/libmvec_rows.h"
+#include "backends/cpu/math_avx512_f64.h"
 
 #include <dlfcn.h>
 #include <cstdlib>
@@ -82,11 +83,13 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
 // The two-argument functions, same columns. pow: libmvec's float64 pow is within 1 ulp (0.998
 // measured over 1.6x10^6 pairs, NumPy's SVML loop about the same) at a quarter of glibc's scalar
-// time, its float32 powf 0.62 ulp. atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so float64
-// keeps glibc's scalar atan2 and float32 goes through it widened (libmvec's atan2f is 3.2 ulp).
+// time, its float32 powf 0.62 ulp. atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so on
+// AVX-512 both dtypes take our own (math_avx512_f64.h; float32 widened to it), elsewhere float64
+// keeps glibc's scalar atan2 and float32 goes through libmvec's float64 one widened (its atan2f
+// is 3.2 ulp).
 #define DLA_VECTOR_MATH_POLICY2(X)                              \
   X(pow, Vector, Vector, Vector, Vector, Vector, Vector)         \
-  X(atan2, Widened, Scalar, Widened, Scalar, Widened, Scalar)
+  X(atan2, Own, Own, Widened, Scalar, Own, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -117,16 +120,28 @@ void call_row2(int op, const T* a, const T* b, int64_t b_step, T* out, int64_t n
   else g_row2_d(g_fn_d[op], a, b, b_step, out, n);
 }
 
+// The rows a two-argument loop calls: libmvec's function of op, or one of our own.
+template <int Op>
+struct LibmvecRow2 {
+  template <class T>
+  static void run(const T* a, const T* b, int64_t b_step, T* out, int64_t n) { call_row2<T>(Op, a, b, b_step, out, n); }
+};
+struct OwnAtan2Row {  // float64 only (AVX-512; installed where that holds)
+  static void run(const double* a, const double* b, int64_t b_step, double* out, int64_t n) {
+    math_avx512_f64_atan2_row(a, b, b_step, out, n);
+  }
+};
+
 // Two-argument loops: a contiguous first argument with a contiguous or scalar second straight
 // from memory; anything else gathered into blocks (so layout never changes a result). F is
-// the dtype of the arrays, T the vector function's (float32 widened: F float, T double).
-template <int Op, class F, class T>
-void vector_loop2_impl(char** p, const int64_t* s, int64_t n) {
+// the dtype of the arrays, T the row's (float32 widened: F float, T double).
+template <class Row, class F, class T>
+void loop2(char** p, const int64_t* s, int64_t n) {
   constexpr int64_t sf = sizeof(F);
   if constexpr (std::is_same_v<F, T>) {
     if (s[0] == sf && s[1] == sf && (s[2] == sf || s[2] == 0)) {
-      call_row2<T>(Op, reinterpret_cast<const T*>(p[1]), reinterpret_cast<const T*>(p[2]), s[2] ? 1 : 0,
-                   reinterpret_cast<T*>(p[0]), n);
+      Row::run(reinterpret_cast<const T*>(p[1]), reinterpret_cast<const T*>(p[2]), s[2] ? 1 : 0,
+               reinterpret_cast<T*>(p[0]), n);
       return;
     }
   }
@@ -138,16 +153,21 @@ void vector_loop2_impl(char** p, const int64_t* s, int64_t n) {
       abuf[k] = T(*reinterpret_cast<const F*>(p[1] + (i0 + k) * s[1]));
       bbuf[k] = T(*reinterpret_cast<const F*>(p[2] + (i0 + k) * s[2]));
     }
-    call_row2<T>(Op, abuf, bbuf, 1, abuf, m);
+    Row::run(abuf, bbuf, 1, abuf, m);
     for (int64_t k = 0; k < m; ++k) *reinterpret_cast<F*>(p[0] + (i0 + k) * s[0]) = static_cast<F>(abuf[k]);
   }
 }
 template <int Op, class T>
-void vector_loop2(char** p, const int64_t* s, int64_t n) { vector_loop2_impl<Op, T, T>(p, s, n); }
+void vector_loop2(char** p, const int64_t* s, int64_t n) { loop2<LibmvecRow2<Op>, T, T>(p, s, n); }
 // float32 through the float64 function (compiled for AVX2 so the conversions are vector ones).
 template <int Op>
 __attribute__((target("avx2"))) void widened_loop2(char** p, const int64_t* s, int64_t n) {
-  vector_loop2_impl<Op, float, double>(p, s, n);
+  loop2<LibmvecRow2<Op>, float, double>(p, s, n);
+}
+// Our own atan2 (float32 widened to it: 0.5 ulp and a 2^-29 fraction of one).
+template <class F>
+__attribute__((target("avx2"))) void own_atan2_loop(char** p, const int64_t* s, int64_t n) {
+  loop2<OwnAtan2Row, F, double>(p, s, n);
 }
 
 // Strided rows are gathered into blocks, so layout never changes a result.
@@ -266,6 +286,13 @@ LoopFn own_float64_loop(OpId op) {
   }
 }
 
+// Our own two-argument loops (float32 widened to the float64 row), or null where there is none.
+LoopFn own_two_argument_loop(OpId op, bool float64) {
+  if (op == OpId::atan2 && vector_level() == VectorLevel::Avx512)
+    return float64 ? &own_atan2_loop<double> : &own_atan2_loop<float>;
+  return nullptr;
+}
+
 bool disabled_by_env() { return std::strcmp(env_setting(), "0") == 0 || std::strcmp(env_setting(), "off") == 0; }
 bool everywhere_by_env() { return std::strcmp(env_setting(), "all") == 0; }
 bool accurate_by_env() { return std::strcmp(env_setting(), "accurate") == 0; }
@@ -316,6 +343,20 @@ void install_vector_math(KernelTable& table) {
 #ifndef DLA_HAVE_LIBMVEC_ROWS
   return;  // built without the rows (not x86-64, or a compiler without -mavx512f): scalar loops
 #endif
+  if (!everywhere) {
+#define DLA_INSTALL_OWN2(name, a32, a64, b32, b64, c32, c64)                       \
+  if (pick(a32, b32, c32) == Own && own_two_argument_loop(OpId::name, false)) {   \
+    table[static_cast<int>(OpId::name)][f32] = own_two_argument_loop(OpId::name, false); \
+    g_half_f32[static_cast<int>(OpId::name)] = table[static_cast<int>(OpId::name)][f32]; \
+    g_source[static_cast<int>(OpId::name)][0] = Own;                              \
+  }                                                                                \
+  if (pick(a64, b64, c64) == Own && own_two_argument_loop(OpId::name, true)) {    \
+    table[static_cast<int>(OpId::name)][f64] = own_two_argument_loop(OpId::name, true); \
+    g_source[static_cast<int>(OpId::name)][1] = Own;                              \
+  }
+    DLA_VECTOR_MATH_POLICY2(DLA_INSTALL_OWN2)
+#undef DLA_INSTALL_OWN2
+  }
   if (!avx512 && !avx2) return;
   void* lib = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib) return;  // not glibc, or too old: the scalar loops stay
@@ -361,7 +402,7 @@ void install_vector_math(KernelTable& table) {
     if ((everywhere || f32_source == Vector) && g_fn_f[op]) {                                  \
       table[op][f32] = &vector_loop2<op, float>;                                               \
       g_source[op][0] = Vector;                                                                \
-    } else if (f32_source == Widened && g_fn_d[op]) {                                          \
+    } else if ((f32_source == Widened || (f32_source == Own && g_source[op][0] != Own)) && g_fn_d[op]) { \
       table[op][f32] = &widened_loop2<op>;                                                     \
       g_source[op][0] = Widened;                                                               \
     }                                                                                          \
