@@ -496,12 +496,38 @@ def test_pow_within_one_ulp(dtype):
         ref = np.power(x.astype(LD), y.astype(LD))
     keep = np.isfinite(ref.astype(dtype)) & (np.abs(ref) > np.finfo(dtype).smallest_normal)
     assert keep.sum() > 3000
-    assert ulp_errors(got[keep], ref[keep], dtype).max() <= 1.0  # libmvec's pow as much as libm's
-    # A scalar exponent takes the broadcast row: the same values as the array of it.
+    # libmvec's pow as much as libm's; our own float32 row (AVX-512, in float64) 0.5015 measured.
+    bound = 0.51 if dl._core._vector_math_source("pow", dtype) == "own" else 1.0
+    assert ulp_errors(got[keep], ref[keep], dtype).max() <= bound
+    # A scalar exponent takes the broadcast row: the same values as the array of it; strided
+    # operands are gathered into blocks: the same values again.
     with np.errstate(all="ignore"):
         scalar = np.from_dlpack(dl.pow(dl.asarray(x), 1.75))
         array = np.from_dlpack(dl.pow(dl.asarray(x), dl.asarray(np.full_like(x, 1.75))))
+        strided = np.from_dlpack(dl.pow(dl.asarray(x)[::3], dl.asarray(y)[::3]))
     np.testing.assert_array_equal(scalar, array)
+    np.testing.assert_array_equal(strided, got[::3])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_of_subnormal_and_extreme_results(dtype):
+    # Bases that are subnormal, results that overflow or land among the subnormals (correctly
+    # rounded there: within half of the smallest subnormal), negative bases with integer
+    # exponents (libm's lanes), each inside rows long enough for the vector body and the tail.
+    info = np.finfo(dtype)
+    rng = np.random.default_rng(13)
+    x = np.concatenate([rng.uniform(0.1, 1, 300) * info.smallest_normal, rng.uniform(0.5, 2, 300),
+                        -rng.uniform(0.5, 3, 100)]).astype(dtype)
+    y = np.concatenate([rng.uniform(-1.2, 1.2, 300), rng.uniform(-1, 1, 300) * (2 * info.maxexp),
+                        rng.integers(-20, 20, 100)]).astype(dtype)
+    with np.errstate(all="ignore"):
+        got = np.from_dlpack(dl.pow(dl.asarray(x), dl.asarray(y)))
+        ref = np.power(x.astype(LD), y.astype(LD))
+    tiny = np.abs(ref) < info.smallest_normal
+    assert np.all(np.abs(got[tiny].astype(LD) - ref[tiny]) <= LD(info.smallest_subnormal) * LD(0.51))
+    assert np.all(np.isinf(got[np.abs(ref) > LD(info.max) * LD(1.01)]))
+    normal = ~tiny & (np.abs(ref) <= LD(info.max))
+    assert ulp_errors(got[normal], ref[normal], dtype).max() <= 1.0
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -6,6 +6,7 @@
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/float32_math.h"
 #include "backends/cpu/libmvec_rows.h"
+#include "backends/cpu/math_avx512_f32.h"
 #include "backends/cpu/math_avx512_f64.h"
 
 #include <dlfcn.h>
@@ -83,12 +84,13 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
 // The two-argument functions, same columns. pow: libmvec's float64 pow is within 1 ulp (0.998
 // measured over 1.6x10^6 pairs, NumPy's SVML loop about the same) at a quarter of glibc's scalar
-// time, its float32 powf 0.62 ulp. atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so on
+// time, its float32 powf 0.62 ulp but at 2.8x NumPy's time, so on AVX-512 float32 takes our own
+// (math_avx512_f32.h, evaluated in float64: 0.50 ulp). atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so on
 // AVX-512 both dtypes take our own (math_avx512_f64.h; float32 widened to it), elsewhere float64
 // keeps glibc's scalar atan2 and float32 goes through libmvec's float64 one widened (its atan2f
 // is 3.2 ulp).
 #define DLA_VECTOR_MATH_POLICY2(X)                              \
-  X(pow, Vector, Vector, Vector, Vector, Vector, Vector)         \
+  X(pow, Own, Vector, Vector, Vector, Own, Vector)               \
   X(atan2, Own, Own, Widened, Scalar, Own, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
@@ -125,6 +127,11 @@ template <int Op>
 struct LibmvecRow2 {
   template <class T>
   static void run(const T* a, const T* b, int64_t b_step, T* out, int64_t n) { call_row2<T>(Op, a, b, b_step, out, n); }
+};
+struct OwnPowRow32 {  // float32 only (AVX-512; installed where that holds)
+  static void run(const float* a, const float* b, int64_t b_step, float* out, int64_t n) {
+    math_avx512_f32_pow_row(a, b, b_step, out, n);
+  }
 };
 struct OwnAtan2Row {  // float64 only (AVX-512; installed where that holds)
   static void run(const double* a, const double* b, int64_t b_step, double* out, int64_t n) {
@@ -164,6 +171,8 @@ template <int Op>
 __attribute__((target("avx2"))) void widened_loop2(char** p, const int64_t* s, int64_t n) {
   loop2<LibmvecRow2<Op>, float, double>(p, s, n);
 }
+// Our own float32 pow (evaluated in float64 inside the row).
+void own_pow32_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnPowRow32, float, float>(p, s, n); }
 // Our own atan2 (float32 widened to it: 0.5 ulp and a 2^-29 fraction of one).
 template <class F>
 __attribute__((target("avx2"))) void own_atan2_loop(char** p, const int64_t* s, int64_t n) {
@@ -288,8 +297,9 @@ LoopFn own_float64_loop(OpId op) {
 
 // Our own two-argument loops (float32 widened to the float64 row), or null where there is none.
 LoopFn own_two_argument_loop(OpId op, bool float64) {
-  if (op == OpId::atan2 && vector_level() == VectorLevel::Avx512)
-    return float64 ? &own_atan2_loop<double> : &own_atan2_loop<float>;
+  if (vector_level() != VectorLevel::Avx512) return nullptr;
+  if (op == OpId::atan2) return float64 ? &own_atan2_loop<double> : &own_atan2_loop<float>;
+  if (op == OpId::pow && !float64) return &own_pow32_loop;
   return nullptr;
 }
 
