@@ -804,6 +804,12 @@ constexpr double kExp2Series[7] = {1.0, 0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp
                                    0x1.3b2ab6fba4e77p-7, 0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13};
 
 struct PowKernel32 {
+  using Regs = PowRegs32;
+  DLA_V512 static Regs regs() {
+    const PowTables32& t = pow_tables32();
+    return {load16(t.invc), load16(t.log2c), load16(t.exp2)};
+  }
+  static float scalar(float x, float y) { return std::pow(x, y); }
   DLA_V512 static __mmask8 fast(__m512d x, __m512d y) {
     return _mm512_cmp_pd_mask(x, set(0.0), _CMP_GT_OQ) & _mm512_cmp_pd_mask(x, set(INFINITY), _CMP_LT_OQ) &
            _mm512_cmp_pd_mask(_mm512_abs_pd(y), set(INFINITY), _CMP_LT_OQ);
@@ -827,35 +833,93 @@ struct PowKernel32 {
   }
 };
 
-__attribute__((noinline)) void pow_fix_up32(__mmask16 slow, const float* xs, const float* ys, float* out) {
+// ---- atan2 ---------------------------------------------------------------------------------
+// float32 atan2 in float64, the float64 row's method (math_avx512_f64.cpp) without its pairs:
+// n = min(|y|, |x|), d = max; c = j/16 near n/d; n - c d and d + c n are exact in float64 (24-bit
+// n and d, 4-bit c), z = their quotient through a reciprocal good to 2^-50, atan(z) by its
+// series to z^9 (cut 2^-43 relative, |z| < 0.063), atan2 = sign(y) (K + s (atan(c) + atan(z)))
+// with K and s as there. Within 2^-42 relative before the rounding to float32: 0.50 ulp. Zeros,
+// infinities and NaNs are libm's atan2f (their signs and limits); every other pair of float32
+// values is on the fast path (subnormals are normal in float64, and no quotient underflows).
+struct Atan2Tables32 {
+  alignas(64) double atan[16];  // atan(j/16)
+  Atan2Tables32() {
+    for (int j = 0; j < 16; ++j) atan[j] = static_cast<double>(std::atan(j / 16.0L));
+  }
+};
+struct Atan2Regs32 {
+  Table16 atan;
+};
+constexpr double kAtanSeries[4] = {-1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9};  // (atan z - z) / z^3 in z^2
+constexpr double kPio2 = 0x1.921fb54442d18p0, kPi = 0x1.921fb54442d18p1;
+
+struct Atan2Kernel32 {
+  using Regs = Atan2Regs32;
+  DLA_V512 static Regs regs() {
+    static const Atan2Tables32 t;
+    return {load16(t.atan)};
+  }
+  static float scalar(float y, float x) { return std::atan2(y, x); }
+  DLA_V512 static __mmask8 fast(__m512d y, __m512d x) {  // finite and nonzero
+    return __mmask8(~(_mm512_fpclass_pd_mask(y, 0x9f) | _mm512_fpclass_pd_mask(x, 0x9f)));
+  }
+  DLA_V512 static __m512d compute(__m512d y, __m512d x, const Regs& T) {
+    const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
+    const __mmask8 swapped = _mm512_cmp_pd_mask(ay, ax, _CMP_GT_OQ);
+    const __mmask8 negative_x = _mm512_cmp_pd_mask(x, set(0.0), _CMP_LT_OQ);
+    const __m512d n = _mm512_min_pd(ay, ax), d = _mm512_max_pd(ay, ax);
+    const __m512d q = _mm512_mul_pd(n, _mm512_rcp14_pd(d));
+    const __m512d shifted = _mm512_min_pd(
+        _mm512_fmadd_round_pd(q, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
+    const __m512i j = _mm512_castpd_si512(shifted);
+    const __m512d c = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    const __m512d z = _mm512_mul_pd(_mm512_fnmadd_pd(c, d, n), reciprocal_fine(fma(c, n, d)));
+    const __m512d t = _mm512_mul_pd(z, z);
+    const __m512d u = _mm512_add_pd(lookup(T.atan, j), fma(_mm512_mul_pd(z, t), poly(t, kAtanSeries), z));
+    // K + s u: s = -1 where exactly one of swapped, negative_x holds; K = pi/2 where swapped,
+    // else pi where x < 0, else 0.
+    const __m512d su = _mm512_mask_xor_pd(u, swapped ^ negative_x, u, set(-0.0));
+    const __m512d k = _mm512_mask_blend_pd(swapped, _mm512_maskz_mov_pd(negative_x, set(kPi)), set(kPio2));
+    const __m512d r = _mm512_add_pd(k, su);
+    return _mm512_or_pd(r, _mm512_and_pd(y, set(-0.0)));  // r >= 0 takes y's sign
+  }
+};
+
+// Two-argument float32 rows over a Kernel evaluated in float64: out[i] = f(a[i], b[i * b_step])
+// (b_step 0: b[0] for the whole row), 16 values a step in two halves; lanes off the kernel's
+// fast range are recomputed by its scalar (libm) function from the saved arguments.
+template <class K>
+__attribute__((noinline)) void fix_up2_32(__mmask16 slow, const float* as, const float* bs, float* out) {
   for (int l = 0; l < 16; ++l)
-    if (slow & (1u << l)) out[l] = std::pow(xs[l], ys[l]);
+    if (slow & (1u << l)) out[l] = K::scalar(as[l], bs[l]);
 }
 
-__attribute__((target(DLA_AVX512_TARGET))) void pow_row32(const float* x, const float* y, int64_t y_step, float* out,
-                                                          int64_t n) {
-  const PowTables32& t = pow_tables32();
-  const PowRegs32 T{load16(t.invc), load16(t.log2c), load16(t.exp2)};
-  const __m512 y_one = _mm512_set1_ps(y_step == 0 ? y[0] : 1.0f);
+DLA_V512 __m512d low_half(__m512 v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
+DLA_V512 __m512d high_half(__m512 v) {
+  return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+}
+
+template <class K>
+__attribute__((target(DLA_AVX512_TARGET))) void row2_32(const float* a, const float* b, int64_t b_step, float* out,
+                                                         int64_t n) {
+  const typename K::Regs T = K::regs();
+  const __m512 b_one = _mm512_set1_ps(b_step == 0 ? b[0] : 1.0f);
   for (int64_t i = 0; i < n; i += 16) {
     const __mmask16 live = n - i >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - i)) - 1);
-    const __m512 xv = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), live, x + i);
-    const __m512 yv = y_step == 0 ? y_one : _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), live, y + i);
-    const __m512d x0 = _mm512_cvtps_pd(_mm512_castps512_ps256(xv));
-    const __m512d x1 = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(xv), 1)));
-    const __m512d y0 = _mm512_cvtps_pd(_mm512_castps512_ps256(yv));
-    const __m512d y1 = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(yv), 1)));
-    const __m256 r0 = _mm512_cvtpd_ps(PowKernel32::compute(x0, y0, T));
-    const __m256 r1 = _mm512_cvtpd_ps(PowKernel32::compute(x1, y1, T));
+    const __m512 av = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), live, a + i);
+    const __m512 bv = b_step == 0 ? b_one : _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), live, b + i);
+    const __m512d a0 = low_half(av), a1 = high_half(av), b0 = low_half(bv), b1 = high_half(bv);
+    const __m256 r0 = _mm512_cvtpd_ps(K::compute(a0, b0, T));
+    const __m256 r1 = _mm512_cvtpd_ps(K::compute(a1, b1, T));
     const __m512 r = _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(r0)), _mm256_castps_pd(r1), 1));
     _mm512_mask_storeu_ps(out + i, live, r);
-    const __mmask16 fast = __mmask16(PowKernel32::fast(x0, y0)) | __mmask16(PowKernel32::fast(x1, y1) << 8);
+    const __mmask16 fast = __mmask16(K::fast(a0, b0)) | __mmask16(K::fast(a1, b1) << 8);
     const __mmask16 slow = live & ~fast;
     if (slow) {
-      alignas(64) float xs[16], ys[16];
-      _mm512_store_ps(xs, xv);
-      _mm512_store_ps(ys, yv);
-      pow_fix_up32(slow, xs, ys, out + i);
+      alignas(64) float as[16], bs[16];
+      _mm512_store_ps(as, av);
+      _mm512_store_ps(bs, bv);
+      fix_up2_32<K>(slow, as, bs, out + i);
     }
   }
 }
@@ -864,7 +928,13 @@ __attribute__((target(DLA_AVX512_TARGET))) void pow_row32(const float* x, const 
 
 bool math_avx512_f32_pow_row(const float* x, const float* y, int64_t y_step, float* out, int64_t n) {
   if (vector_level() != VectorLevel::Avx512) return false;
-  pow_row32(x, y, y_step, out, n);
+  row2_32<PowKernel32>(x, y, y_step, out, n);
+  return true;
+}
+
+bool math_avx512_f32_atan2_row(const float* y, const float* x, int64_t x_step, float* out, int64_t n) {
+  if (vector_level() != VectorLevel::Avx512) return false;
+  row2_32<Atan2Kernel32>(y, x, x_step, out, n);
   return true;
 }
 

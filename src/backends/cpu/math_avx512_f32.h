@@ -47,5 +47,7 @@ bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n);
 // out[i] = pow(x[i], y[i * y_step]) (y_step 0: y[0] for the whole row; out may be x's memory),
 // under the same conditions; returns false otherwise. Evaluated in float64 (the .cpp's pow section).
 bool math_avx512_f32_pow_row(const float* x, const float* y, int64_t y_step, float* out, int64_t n);
+// out[i] = atan2(y[i], x[i * x_step]), the same way.
+bool math_avx512_f32_atan2_row(const float* y, const float* x, int64_t x_step, float* out, int64_t n);
 
 }  // namespace dla::cpu

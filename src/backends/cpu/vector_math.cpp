@@ -86,7 +86,7 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 // measured over 1.6x10^6 pairs, NumPy's SVML loop about the same) at a quarter of glibc's scalar
 // time, its float32 powf 0.62 ulp but at 2.8x NumPy's time, so on AVX-512 float32 takes our own
 // (math_avx512_f32.h, evaluated in float64: 0.50 ulp). atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so on
-// AVX-512 both dtypes take our own (math_avx512_f64.h; float32 widened to it), elsewhere float64
+// AVX-512 both dtypes take our own (math_avx512_f64.h, math_avx512_f32.h), elsewhere float64
 // keeps glibc's scalar atan2 and float32 goes through libmvec's float64 one widened (its atan2f
 // is 3.2 ulp).
 #define DLA_VECTOR_MATH_POLICY2(X)                              \
@@ -133,9 +133,12 @@ struct OwnPowRow32 {  // float32 only (AVX-512; installed where that holds)
     math_avx512_f32_pow_row(a, b, b_step, out, n);
   }
 };
-struct OwnAtan2Row {  // float64 only (AVX-512; installed where that holds)
+struct OwnAtan2Row {  // AVX-512 (installed where that holds)
   static void run(const double* a, const double* b, int64_t b_step, double* out, int64_t n) {
     math_avx512_f64_atan2_row(a, b, b_step, out, n);
+  }
+  static void run(const float* a, const float* b, int64_t b_step, float* out, int64_t n) {
+    math_avx512_f32_atan2_row(a, b, b_step, out, n);
   }
 };
 
@@ -173,11 +176,9 @@ __attribute__((target("avx2"))) void widened_loop2(char** p, const int64_t* s, i
 }
 // Our own float32 pow (evaluated in float64 inside the row).
 void own_pow32_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnPowRow32, float, float>(p, s, n); }
-// Our own atan2 (float32 widened to it: 0.5 ulp and a 2^-29 fraction of one).
+// Our own atan2, a row per dtype.
 template <class F>
-__attribute__((target("avx2"))) void own_atan2_loop(char** p, const int64_t* s, int64_t n) {
-  loop2<OwnAtan2Row, F, double>(p, s, n);
-}
+void own_atan2_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnAtan2Row, F, F>(p, s, n); }
 
 // Strided rows are gathered into blocks, so layout never changes a result.
 template <int Op, class T>
