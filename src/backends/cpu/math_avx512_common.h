@@ -42,4 +42,32 @@ DLA_V512 __m512d reciprocal_fine(__m512d d) {
   return fma(g, _mm512_fnmadd_pd(d, g, set(1.0)), g);
 }
 
+// atan2's reduction, shared by the float64 and float32 rows: atan2(y, x) = sign(y) (K + s atan(n/d))
+// with n = min(|y|, |x|), d = max; swapped where |y| > |x|, negative_x where x < 0; c = j/16
+// near n/d (j = min(floor(16 q), 15) from a 14-bit estimate q, in the low bits of `shifted`).
+struct Atan2Reduction {
+  __mmask8 swapped, negative_x;
+  __m512d n, d, c;
+  __m512i j;
+};
+DLA_V512 Atan2Reduction atan2_reduce(__m512d y, __m512d x) {
+  const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
+  Atan2Reduction r;
+  r.swapped = _mm512_cmp_pd_mask(ay, ax, _CMP_GT_OQ);
+  r.negative_x = _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_LT_OQ);
+  r.n = _mm512_min_pd(ay, ax);
+  r.d = _mm512_max_pd(ay, ax);
+  const __m512d q = _mm512_mul_pd(r.n, _mm512_rcp14_pd(r.d));
+  const __m512d shifted = _mm512_min_pd(
+      _mm512_fmadd_round_pd(q, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
+  r.j = _mm512_castpd_si512(shifted);
+  r.c = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+  return r;
+}
+// s = -1 where exactly one of swapped, negative_x holds; K = pi/2 where swapped, else pi where
+// x < 0, else 0: the mask that negates, and the masks of K = pi/2 and K = pi.
+DLA_V512 __mmask8 atan2_minus(const Atan2Reduction& r) { return r.swapped ^ r.negative_x; }
+DLA_V512 __mmask8 atan2_half_pi(const Atan2Reduction& r) { return r.swapped; }
+DLA_V512 __mmask8 atan2_pi(const Atan2Reduction& r) { return __mmask8(r.negative_x & ~r.swapped); }
+
 }  // namespace dla::cpu::avx512_math

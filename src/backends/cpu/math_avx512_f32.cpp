@@ -875,22 +875,13 @@ struct Atan2Kernel32 {
     return __mmask8(~(_mm512_fpclass_pd_mask(y, 0x9f) | _mm512_fpclass_pd_mask(x, 0x9f)));
   }
   DLA_V512 static __m512d compute(__m512d y, __m512d x, const Regs& T) {
-    const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
-    const __mmask8 swapped = _mm512_cmp_pd_mask(ay, ax, _CMP_GT_OQ);
-    const __mmask8 negative_x = _mm512_cmp_pd_mask(x, set(0.0), _CMP_LT_OQ);
-    const __m512d n = _mm512_min_pd(ay, ax), d = _mm512_max_pd(ay, ax);
-    const __m512d q = _mm512_mul_pd(n, _mm512_rcp14_pd(d));
-    const __m512d shifted = _mm512_min_pd(
-        _mm512_fmadd_round_pd(q, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
-    const __m512i j = _mm512_castpd_si512(shifted);
-    const __m512d c = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    const Atan2Reduction red = atan2_reduce(y, x);
+    const __m512d n = red.n, d = red.d, c = red.c;
     const __m512d z = _mm512_mul_pd(_mm512_fnmadd_pd(c, d, n), reciprocal_fine(fma(c, n, d)));
     const __m512d t = _mm512_mul_pd(z, z);
-    const __m512d u = _mm512_add_pd(lookup(T.atan, j), fma(_mm512_mul_pd(z, t), poly(t, kAtanSeries), z));
-    // K + s u: s = -1 where exactly one of swapped, negative_x holds; K = pi/2 where swapped,
-    // else pi where x < 0, else 0.
-    const __m512d su = _mm512_mask_xor_pd(u, swapped ^ negative_x, u, set(-0.0));
-    const __m512d k = _mm512_mask_blend_pd(swapped, _mm512_maskz_mov_pd(negative_x, set(kPi)), set(kPio2));
+    const __m512d u = _mm512_add_pd(lookup(T.atan, red.j), fma(_mm512_mul_pd(z, t), poly(t, kAtanSeries), z));
+    const __m512d su = _mm512_mask_xor_pd(u, atan2_minus(red), u, set(-0.0));
+    const __m512d k = _mm512_mask_mov_pd(_mm512_maskz_mov_pd(atan2_half_pi(red), set(kPio2)), atan2_pi(red), set(kPi));
     const __m512d r = _mm512_add_pd(k, su);
     return _mm512_or_pd(r, _mm512_and_pd(y, set(-0.0)));  // r >= 0 takes y's sign
   }

@@ -666,16 +666,8 @@ struct Atan2Kernel {
            _mm512_cmp_pd_mask(ax, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(ax, hi, _CMP_LE_OQ);
   }
   DLA_V512 static __m512d compute(__m512d y, __m512d x, const AtanRegs& T) {
-    const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
-    const __mmask8 swapped = _mm512_cmp_pd_mask(ay, ax, _CMP_GT_OQ);
-    const __mmask8 negative_x = _mm512_cmp_pd_mask(x, set(0.0), _CMP_LT_OQ);
-    const __m512d n = _mm512_min_pd(ay, ax), d = _mm512_max_pd(ay, ax);
-    // 2^52 + min(floor(16 q), 15) for q ~ n/d in [0, 1]: its low bits are j; c = j/16 exactly.
-    const __m512d q = _mm512_mul_pd(n, _mm512_rcp14_pd(d));
-    const __m512d shifted = _mm512_min_pd(
-        _mm512_fmadd_round_pd(q, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
-    const __m512i j = _mm512_castpd_si512(shifted);
-    const __m512d c = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    const Atan2Reduction red = atan2_reduce(y, x);
+    const __m512d n = red.n, d = red.d, c = red.c;
     // n - c d = num + num_lo: c d = p + p_lo exactly, n - p as a two-sum.
     const __m512d p = _mm512_mul_pd(c, d), p_lo = _mm512_fmsub_pd(c, d, p);
     const __m512d num = _mm512_sub_pd(n, p);
@@ -690,15 +682,15 @@ struct Atan2Kernel {
         _mm512_add_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), num_lo), _mm512_rcp14_pd(den));
     const __m512d t = _mm512_mul_pd(z, z);
     const __m512d tail = fma(_mm512_mul_pd(z, t), poly(t, kAtanQ), z_lo);
-    const __m512d c_hi = lookup(T.hi, j), c_lo = lookup(T.lo, j);
+    const __m512d c_hi = lookup(T.hi, red.j), c_lo = lookup(T.lo, red.j);
     // U = atan(c) + atan(z) as u + u_lo (a fast two-sum: c_hi = 0 or c_hi > |z|).
     const __m512d u = _mm512_add_pd(c_hi, z);
     const __m512d u_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, u), z), _mm512_add_pd(c_lo, tail));
-    // K + s U: s = -1 where exactly one of swapped, negative_x holds.
-    const __mmask8 minus = swapped ^ negative_x;
+    // K + s U by a fast two-sum.
+    const __mmask8 minus = atan2_minus(red);
     const __m512d su = _mm512_mask_xor_pd(u, minus, u, set(-0.0)), su_lo = _mm512_mask_xor_pd(u_lo, minus, u_lo, set(-0.0));
-    const __m512d k_hi = _mm512_mask_blend_pd(negative_x & ~swapped, _mm512_maskz_mov_pd(swapped | negative_x, set(kPio2Hi)), set(kPiHi));
-    const __m512d k_lo = _mm512_mask_blend_pd(negative_x & ~swapped, _mm512_maskz_mov_pd(swapped | negative_x, set(kPio2Lo)), set(kPiLo));
+    const __m512d k_hi = _mm512_mask_mov_pd(_mm512_maskz_mov_pd(atan2_half_pi(red), set(kPio2Hi)), atan2_pi(red), set(kPiHi));
+    const __m512d k_lo = _mm512_mask_mov_pd(_mm512_maskz_mov_pd(atan2_half_pi(red), set(kPio2Lo)), atan2_pi(red), set(kPiLo));
     const __m512d r = _mm512_add_pd(k_hi, su);
     const __m512d r_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(k_hi, r), su), _mm512_add_pd(k_lo, su_lo));
     return with_sign_of(_mm512_add_pd(r, r_lo), y);
