@@ -459,3 +459,11 @@ def test_one_bad_index_deep_in_a_long_index_array_raises_and_names_it():
     huge = np.array([1, 2**63 + 5], dtype=np.uint64)
     with pytest.raises(IndexError, match="9223372036854775813"):
         x[dl.asarray(huge)]
+    # An empty axis: every index is out of range, and nothing may be read (NumPy's empty buffers
+    # are one byte; the sanitizer run caught a read of "element 0" there).
+    for empty in (dl.asarray(np.zeros(0)), dl.from_dlpack(np.zeros(0, dtype=np.int64))):
+        with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+            empty[dl.asarray(np.array([0, 0]))]
+        with pytest.raises(IndexError, match="out of bounds"):
+            dl.take(empty, dl.asarray(np.array([-1])))
+        assert empty[dl.asarray(np.zeros(0, dtype=np.int64))].shape == (0,)

@@ -100,7 +100,7 @@ void dispatch(const BlockMove& m) {
 }
 
 // One pass over the indices: wrapped, checked and loaded together (an index outside the axis
-// loads element 0 instead, and the row is reported bad), so no offsets buffer is written and
+// loads element 0 instead, and the row is reported bad; len >= 1), so no offsets buffer is written and
 // read back. Returns whether every index was in range.
 template <class I, class T>
 bool gather_elements(const I* index, int64_t n, int64_t len, int64_t stride, const char* sparse, T* dense) {
@@ -119,6 +119,8 @@ bool gather_elements(const I* index, int64_t n, int64_t len, int64_t stride, con
 
 bool gather_indexed_elements(const void* index, ScalarType index_type, int64_t n, int64_t len, int64_t stride_bytes,
                              const char* sparse, char* dense, int64_t itemsize) {
+  // An empty axis has no element 0 to stand in for a bad index: every index is out of range.
+  if (len <= 0) return n == 0;
   auto with_item = [&](auto index_tag) -> bool {
     using I = typename decltype(index_tag)::type;
     if constexpr (!std::is_integral_v<I> || std::is_same_v<I, bool>) {
