@@ -389,8 +389,8 @@ RowFn row() {
 
 bool exp_log_f64_available() { return row() != nullptr; }
 
-void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) {
-  if (!math_avx512_f64_row(fn, in, out, n)) row()(fn, in, out, n);
+void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
+  if (!math_avx512_f64_row(fn, in, out, n, domain)) row()(fn, in, out, n);
 }
 
 }  // namespace dla::cpu

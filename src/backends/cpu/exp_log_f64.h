@@ -19,14 +19,17 @@
 #pragma once
 #include <cstdint>
 
+#include "backends/cpu/math_domain.h"
+
 namespace dla::cpu {
 
 enum class ExpLogFn : uint8_t { Exp, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh,
                                Atan, Asin, Acos, Tan, Sin, Cos };  // the last six on AVX-512 only
 
 // out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory. On AVX-512 the
-// functions math_avx512_f64.h covers run there (faster, same bound).
-void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n);
+// functions math_avx512_f64.h covers run there (faster, same bound), and store domain->nan for
+// arguments outside fn's domain (math_domain.h; null: libm's scalar function there too).
+void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain);
 
 // Whether the vector variants can run here (AVX2 and FMA, or AVX-512).
 bool exp_log_f64_available();

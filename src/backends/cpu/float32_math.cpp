@@ -141,8 +141,8 @@ RowFn row() {
 
 bool float32_math_available() { return row() != nullptr; }
 
-void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n) {
-  if (!math_avx512_f32_row(fn, in, out, n)) row()(fn, in, out, n);
+void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n, const NanOutside<float>* domain) {
+  if (!math_avx512_f32_row(fn, in, out, n, domain)) row()(fn, in, out, n);
 }
 
 }  // namespace dla::cpu

@@ -14,14 +14,17 @@
 #pragma once
 #include <cstdint>
 
+#include "backends/cpu/math_domain.h"
+
 namespace dla::cpu {
 
 // Sinh, Atanh, Acosh and Tanh have AVX-512 loops only (math_avx512_f32.h); elsewhere libm's scalar values.
 enum class Float32Fn : uint8_t { Exp, Log, Sin, Cos, Sinh, Atanh, Acosh, Tanh };
 
 // out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory. On AVX-512 the
-// loops of math_avx512_f32.h run instead (faster, same bound).
-void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n);
+// loops of math_avx512_f32.h run instead (faster, same bound), and store domain->nan for
+// arguments outside fn's domain (math_domain.h; null: libm's scalar function there too).
+void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n, const NanOutside<float>* domain);
 
 // Whether the vector variants can run here (AVX2 and FMA, or AVX-512).
 bool float32_math_available();

@@ -466,10 +466,6 @@ struct AtanhKernel {
     return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(-t.ln2_hi),
             _mm512_set1_ps(-t.ln2_lo)};
   }
-  DLA_V512 static __mmask16 outside(__m512 x) {  // |x| > 1 (at +-1: infinite, not NaN)
-    return _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(1.0f), _CMP_GT_OQ);
-  }
-  static constexpr float kOutsideProbes[4] = {1.5f, -0x1.000002p0f, HUGE_VALF, -HUGE_VALF};
   DLA_V512 static __mmask16 fast(__m512 x) { return abs_below(x, 1.0f); }
   DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
     constexpr float kP[] = {0x1.55554p-2f, 0x1.99a676p-3f, 0x1.234d9ap-3f, 0x1.e3ffcap-4f, 0x1.a6be3p-5f, 0x1.693922p-3f};
@@ -514,8 +510,6 @@ struct AcoshKernel {
     return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(t.ln2_hi),
             _mm512_set1_ps(t.ln2_lo)};
   }
-  DLA_V512 static __mmask16 outside(__m512 x) { return _mm512_cmp_ps_mask(x, _mm512_set1_ps(1.0f), _CMP_LT_OQ); }
-  static constexpr float kOutsideProbes[4] = {0.5f, -HUGE_VALF, 0x1.fffffep-1f, -3.0e38f};  // x < 1
   DLA_V512 static __mmask16 fast(__m512 x) {
     return _mm512_cmp_ps_mask(x, _mm512_set1_ps(1.0f), _CMP_GE_OQ) &
            _mm512_cmp_ps_mask(x, _mm512_set1_ps(0x1.fffffep127f), _CMP_LE_OQ);
@@ -585,8 +579,6 @@ struct LogKernel32 {
   }
   // Not: QNaN, zeros, infinities, subnormals, negatives, SNaN.
   DLA_V512 static __mmask16 fast(__m512 x) { return __mmask16(~_mm512_fpclass_ps_mask(x, 0xff)); }
-  DLA_V512 static __mmask16 outside(__m512 x) { return _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ); }
-  static constexpr float kOutsideProbes[4] = {-1.0f, -HUGE_VALF, -0x1p-149f, -3.0e38f};  // x < 0
   DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
     constexpr float kP[] = {-0x1.fffffce266967p-2f, 0x1.55555daea518cp-2f, -0x1.0033b438cf402p-2f,
                             0x1.995e8ae23b8f0p-3f};
@@ -698,41 +690,16 @@ struct SinhKernel32 {
   static float scalar(float x) { return std::sinh(x); }
 };
 
-// Kernels whose function is NaN for every negative argument (finite or -inf) say so with
-// Arguments outside a kernel's domain (log of a negative number, acosh of 1/2, atanh of 2),
-// where glibc returns the default NaN: row32 stores that NaN from the vector instead of calling
-// libm once per lane (log of data with negatives in it ran at 11x NumPy's time, acosh 1.6x). A
-// kernel with such a domain has `outside(x)` and `kOutsideProbes`; it is used only where libm
-// gives one NaN for all of them, checked once per kernel on the probes.
-template <class K, class = void>
-struct HasDomain : std::false_type {};
-template <class K>
-struct HasDomain<K, std::void_t<decltype(K::kOutsideProbes)>> : std::true_type {};
-
-template <class K>
-const float* nan_outside() {  // null where libm's NaNs outside the domain differ
-  static const float nan = K::scalar(K::kOutsideProbes[0]);
-  static const bool one = [] {
-    for (float probe : K::kOutsideProbes) {
-      const float v = K::scalar(probe);
-      if (!std::isnan(v) || std::memcmp(&v, &nan, sizeof v) != 0) return false;
-    }
-    return true;
-  }();
-  return one ? &nan : nullptr;
-}
-
-// The lanes of `slow` outside the domain, given libm's NaN in out (to take off `slow`).
-template <class K>
-DLA_V512 __mmask16 settle_outside(__m512 x, __mmask16 slow, float* out, const float* nan) {
-  if constexpr (!HasDomain<K>::value) {
-    return 0;
-  } else {
-    if (!nan) return 0;
-    const __mmask16 outside = slow & K::outside(x);
-    if (outside) _mm512_mask_storeu_ps(out, outside, _mm512_set1_ps(*nan));
-    return outside;
-  }
+// Arguments outside a kernel's domain (log of a negative number, acosh of 1/2, atanh of 2):
+// the lanes of `slow` outside `domain` get its NaN, libm's there (math_domain.h), instead of a
+// call to libm per lane (log of data with negatives in it ran at 11x NumPy's time, acosh
+// 1.6x). Returns those lanes, to take off `slow`.
+DLA_V512 __mmask16 settle_outside(__m512 x, __mmask16 slow, float* out, const NanOutside<float>* domain) {
+  if (!domain) return 0;
+  const __mmask16 outside = slow & (_mm512_cmp_ps_mask(x, _mm512_set1_ps(domain->lo), _CMP_LT_OQ) |
+                                    _mm512_cmp_ps_mask(x, _mm512_set1_ps(domain->hi), _CMP_GT_OQ));
+  if (outside) _mm512_mask_storeu_ps(out, outside, _mm512_set1_ps(domain->nan));
+  return outside;
 }
 
 template <class K>
@@ -745,16 +712,15 @@ __attribute__((noinline)) void fix_up32(__mmask16 slow, const float* xs, float* 
 // on every fast range); lanes off the fast range are recomputed by libm from the saved
 // arguments, so in == out works.
 template <class K>
-__attribute__((target(DLA_AVX512_TARGET))) void row32(const float* in, float* out, int64_t n) {
+__attribute__((target(DLA_AVX512_TARGET))) void row32(const float* in, float* out, int64_t n,
+                                                       const NanOutside<float>* domain) {
   const typename K::Regs T = K::regs();
-  const float* nan = nullptr;
-  if constexpr (HasDomain<K>::value) nan = nan_outside<K>();
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const __m512 x = _mm512_loadu_ps(in + i);
     __mmask16 slow = __mmask16(~K::fast(x));
     _mm512_storeu_ps(out + i, K::compute(x, T));
-    if (!K::kAllFast && slow) slow &= __mmask16(~settle_outside<K>(x, slow, out + i, nan));
+    if (!K::kAllFast && slow) slow &= __mmask16(~settle_outside(x, slow, out + i, domain));
     if (!K::kAllFast && slow) {
       alignas(64) float xs[16];
       _mm512_store_ps(xs, x);
@@ -766,7 +732,7 @@ __attribute__((target(DLA_AVX512_TARGET))) void row32(const float* in, float* ou
     const __m512 x = _mm512_mask_loadu_ps(_mm512_set1_ps(0.5f), live, in + i);
     __mmask16 slow = live & ~K::fast(x);
     _mm512_mask_storeu_ps(out + i, live, K::compute(x, T));
-    if (!K::kAllFast && slow) slow &= __mmask16(~settle_outside<K>(x, slow, out + i, nan));
+    if (!K::kAllFast && slow) slow &= __mmask16(~settle_outside(x, slow, out + i, domain));
     if (!K::kAllFast && slow) {
       alignas(64) float xs[16];
       _mm512_store_ps(xs, x);
@@ -940,17 +906,17 @@ bool math_avx512_f32_atan2_row(const float* y, const float* x, int64_t x_step, f
   return true;
 }
 
-bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n) {
+bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n, const NanOutside<float>* domain) {
   if (vector_level() != VectorLevel::Avx512) return false;
   switch (fn) {
     case Float32Fn::Exp: row<Float32Fn::Exp>(in, out, n); return true;
-    case Float32Fn::Log: row32<LogKernel32>(in, out, n); return true;
+    case Float32Fn::Log: row32<LogKernel32>(in, out, n, domain); return true;
     case Float32Fn::Sin: row<Float32Fn::Sin>(in, out, n); return true;
     case Float32Fn::Cos: row<Float32Fn::Cos>(in, out, n); return true;
-    case Float32Fn::Sinh: row32<SinhKernel32>(in, out, n); return true;
-    case Float32Fn::Atanh: row32<AtanhKernel>(in, out, n); return true;
-    case Float32Fn::Acosh: row32<AcoshKernel>(in, out, n); return true;
-    case Float32Fn::Tanh: row32<TanhKernel>(in, out, n); return true;
+    case Float32Fn::Sinh: row32<SinhKernel32>(in, out, n, domain); return true;
+    case Float32Fn::Atanh: row32<AtanhKernel>(in, out, n, domain); return true;
+    case Float32Fn::Acosh: row32<AcoshKernel>(in, out, n, domain); return true;
+    case Float32Fn::Tanh: row32<TanhKernel>(in, out, n, domain); return true;
   }
   return false;
 }

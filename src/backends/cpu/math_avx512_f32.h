@@ -41,8 +41,9 @@
 namespace dla::cpu {
 
 // out[i] = fn(in[i]) for a contiguous row (in and out may be the same memory) when the CPU
-// has AVX-512 F/DQ; returns false otherwise.
-bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n);
+// has AVX-512 F/DQ; returns false otherwise. Arguments outside `domain` get domain->nan
+// (null: libm's value, one lane at a time).
+bool math_avx512_f32_row(Float32Fn fn, const float* in, float* out, int64_t n, const NanOutside<float>* domain);
 
 // out[i] = pow(x[i], y[i * y_step]) (y_step 0: y[0] for the whole row; out may be x's memory),
 // under the same conditions; returns false otherwise. Evaluated in float64 (the .cpp's pow section).

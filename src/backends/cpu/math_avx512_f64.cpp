@@ -906,72 +906,16 @@ DLA_V512 void load_regs(ExpRegs* r) {
   *r = {load16(t.hi), load16(t.lo)};
 }
 
-// Arguments outside a function's domain (log of a negative number, asin of 2, acosh of 1/2),
-// where glibc returns the default NaN: the row stores that NaN from the vector instead of
-// calling libm per lane (data with such values ran at 1.25-1.6x NumPy's time). Only where libm
-// gives the same NaN for all of them, checked once per function on probes from the region.
-template <ExpLogFn F>
-struct Domain {
-  static constexpr bool kHas = false;
-  DLA_V512 static __mmask8 outside(__m512d) { return 0; }
-  static constexpr double kProbes[4] = {};
-};
-constexpr double kInf = HUGE_VAL;
-template <ExpLogFn F>
-struct NonNegativeDomain {  // log, log2, log10: x < 0 (not -0: -inf)
-  static constexpr bool kHas = true;
-  DLA_V512 static __mmask8 outside(__m512d x) { return _mm512_cmp_pd_mask(x, set(0.0), _CMP_LT_OQ); }
-  static constexpr double kProbes[4] = {-1.0, -kInf, -0x1p-1074, -1e300};
-};
-template <> struct Domain<ExpLogFn::Log> : NonNegativeDomain<ExpLogFn::Log> {};
-template <> struct Domain<ExpLogFn::Log2> : NonNegativeDomain<ExpLogFn::Log2> {};
-template <> struct Domain<ExpLogFn::Log10> : NonNegativeDomain<ExpLogFn::Log10> {};
-template <>
-struct Domain<ExpLogFn::Log1p> {  // x < -1
-  static constexpr bool kHas = true;
-  DLA_V512 static __mmask8 outside(__m512d x) { return _mm512_cmp_pd_mask(x, set(-1.0), _CMP_LT_OQ); }
-  static constexpr double kProbes[4] = {-1.5, -kInf, -1e300, -0x1.0000000000001p0};
-};
-template <ExpLogFn F>
-struct UnitDomain {  // asin, acos, atanh: |x| > 1 (at +-1 atanh is infinite, not NaN)
-  static constexpr bool kHas = true;
-  DLA_V512 static __mmask8 outside(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_GT_OQ); }
-  static constexpr double kProbes[4] = {1.5, -0x1.0000000000001p0, kInf, -kInf};
-};
-template <> struct Domain<ExpLogFn::Asin> : UnitDomain<ExpLogFn::Asin> {};
-template <> struct Domain<ExpLogFn::Acos> : UnitDomain<ExpLogFn::Acos> {};
-template <> struct Domain<ExpLogFn::Atanh> : UnitDomain<ExpLogFn::Atanh> {};
-template <>
-struct Domain<ExpLogFn::Acosh> {  // x < 1
-  static constexpr bool kHas = true;
-  DLA_V512 static __mmask8 outside(__m512d x) { return _mm512_cmp_pd_mask(x, set(1.0), _CMP_LT_OQ); }
-  static constexpr double kProbes[4] = {0.5, -kInf, 0x1.fffffffffffffp-1, -1e300};
-};
-
-template <ExpLogFn F>
-const double* nan_outside() {  // libm's NaN outside F's domain, or null where it is not one NaN
-  static const double nan = Kernel<F>::scalar(Domain<F>::kProbes[0]);
-  static const bool one = [] {
-    for (double probe : Domain<F>::kProbes) {
-      const double v = Kernel<F>::scalar(probe);
-      if (!std::isnan(v) || std::memcmp(&v, &nan, sizeof v) != 0) return false;
-    }
-    return true;
-  }();
-  return Domain<F>::kHas && one ? &nan : nullptr;
-}
-
-// The lanes of `slow` outside the domain, given libm's NaN in out (to take off `slow`).
-template <ExpLogFn F>
-DLA_V512 __mmask8 settle_outside(__m512d x, __mmask8 slow, double* out, const double* nan) {
-  if constexpr (!Domain<F>::kHas) {
-    return 0;
-  } else {
-    if (!nan) return 0;
-    const __mmask8 outside = slow & Domain<F>::outside(x);
-    if (outside) _mm512_mask_storeu_pd(out, outside, set(*nan));
-    return outside;
-  }
+// Arguments outside a function's domain (log of a negative number, asin of 2, acosh of 1/2):
+// the lanes of `slow` outside `domain` get its NaN, libm's there (math_domain.h), instead of
+// a call to libm per lane (data with such values ran at 1.25-1.6x NumPy's time). Returns
+// those lanes, to take off `slow`.
+DLA_V512 __mmask8 settle_outside(__m512d x, __mmask8 slow, double* out, const NanOutside<double>* domain) {
+  if (!domain) return 0;
+  const __mmask8 outside = slow & (_mm512_cmp_pd_mask(x, set(domain->lo), _CMP_LT_OQ) |
+                                   _mm512_cmp_pd_mask(x, set(domain->hi), _CMP_GT_OQ));
+  if (outside) _mm512_mask_storeu_pd(out, outside, set(domain->nan));
+  return outside;
 }
 
 // Lanes off the fast range of a vector (slow mask) are recomputed by libm from the saved x.
@@ -984,10 +928,10 @@ __attribute__((noinline)) void fix_up(__mmask8 slow, const double* xs, double* o
 // Two independent vectors a step: the kernels are long dependency chains, and interleaving
 // two of them keeps the FMA units busy (measured 10-25% faster than one a step).
 template <ExpLogFn F, class Regs>
-__attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* out, int64_t n) {
+__attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* out, int64_t n,
+                                                     const NanOutside<double>* domain) {
   Regs T;
   load_regs(&T);
-  const double* nan = Domain<F>::kHas ? nan_outside<F>() : nullptr;
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const __m512d x0 = _mm512_loadu_pd(in + i), x1 = _mm512_loadu_pd(in + i + 8);
@@ -995,8 +939,8 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* ou
     _mm512_storeu_pd(out + i, y0);
     _mm512_storeu_pd(out + i + 8, y1);
     __mmask8 slow0 = __mmask8(~Kernel<F>::fast(x0)), slow1 = __mmask8(~Kernel<F>::fast(x1));
-    if (slow0) slow0 &= __mmask8(~settle_outside<F>(x0, slow0, out + i, nan));
-    if (slow1) slow1 &= __mmask8(~settle_outside<F>(x1, slow1, out + i + 8, nan));
+    if (slow0) slow0 &= __mmask8(~settle_outside(x0, slow0, out + i, domain));
+    if (slow1) slow1 &= __mmask8(~settle_outside(x1, slow1, out + i + 8, domain));
     if (slow0 | slow1) {
       alignas(64) double xs[16];
       _mm512_store_pd(xs, x0);
@@ -1010,7 +954,7 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* ou
     const __m512d x = _mm512_mask_loadu_pd(set(1.0), live, in + i);
     _mm512_mask_storeu_pd(out + i, live, Kernel<F>::compute(x, T));
     __mmask8 slow = live & ~Kernel<F>::fast(x);
-    if (slow) slow &= __mmask8(~settle_outside<F>(x, slow, out + i, nan));
+    if (slow) slow &= __mmask8(~settle_outside(x, slow, out + i, domain));
     if (slow) {
       alignas(64) double xs[8];
       _mm512_store_pd(xs, x);
@@ -1027,27 +971,27 @@ bool math_avx512_f64_atan2_row(const double* y, const double* x, int64_t x_step,
   return true;
 }
 
-bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n) {
+bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
   if (vector_level() != VectorLevel::Avx512) return false;
   switch (fn) {
-    case ExpLogFn::Log: row<ExpLogFn::Log, LogRegs>(in, out, n); return true;
-    case ExpLogFn::Log2: row<ExpLogFn::Log2, LogRegs>(in, out, n); return true;
-    case ExpLogFn::Log10: row<ExpLogFn::Log10, LogRegs>(in, out, n); return true;
-    case ExpLogFn::Log1p: row<ExpLogFn::Log1p, LogRegs>(in, out, n); return true;
-    case ExpLogFn::Exp: row<ExpLogFn::Exp, ExpRegs>(in, out, n); return true;
-    case ExpLogFn::Expm1: row<ExpLogFn::Expm1, ExpRegs>(in, out, n); return true;
-    case ExpLogFn::Sinh: row<ExpLogFn::Sinh, SinhCoshRegs>(in, out, n); return true;
-    case ExpLogFn::Cosh: row<ExpLogFn::Cosh, SinhCoshRegs>(in, out, n); return true;
-    case ExpLogFn::Tanh: row<ExpLogFn::Tanh, ExpRegs>(in, out, n); return true;
-    case ExpLogFn::Asinh: row<ExpLogFn::Asinh, LogRegs>(in, out, n); return true;
-    case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n); return true;
-    case ExpLogFn::Atanh: row<ExpLogFn::Atanh, LogRegs>(in, out, n); return true;
-    case ExpLogFn::Atan: row<ExpLogFn::Atan, AtanRegs>(in, out, n); return true;
-    case ExpLogFn::Tan: row<ExpLogFn::Tan, NoRegs>(in, out, n); return true;
-    case ExpLogFn::Sin: row<ExpLogFn::Sin, NoRegs>(in, out, n); return true;
-    case ExpLogFn::Cos: row<ExpLogFn::Cos, NoRegs>(in, out, n); return true;
-    case ExpLogFn::Asin: row<ExpLogFn::Asin, NoRegs>(in, out, n); return true;
-    case ExpLogFn::Acos: row<ExpLogFn::Acos, NoRegs>(in, out, n); return true;
+    case ExpLogFn::Log: row<ExpLogFn::Log, LogRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Log2: row<ExpLogFn::Log2, LogRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Log10: row<ExpLogFn::Log10, LogRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Log1p: row<ExpLogFn::Log1p, LogRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Exp: row<ExpLogFn::Exp, ExpRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Expm1: row<ExpLogFn::Expm1, ExpRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Sinh: row<ExpLogFn::Sinh, SinhCoshRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Cosh: row<ExpLogFn::Cosh, SinhCoshRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Tanh: row<ExpLogFn::Tanh, ExpRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Asinh: row<ExpLogFn::Asinh, LogRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Atanh: row<ExpLogFn::Atanh, LogRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Atan: row<ExpLogFn::Atan, AtanRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Tan: row<ExpLogFn::Tan, NoRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Sin: row<ExpLogFn::Sin, NoRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Cos: row<ExpLogFn::Cos, NoRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Asin: row<ExpLogFn::Asin, NoRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Acos: row<ExpLogFn::Acos, NoRegs>(in, out, n, domain); return true;
     default: return false;
   }
 }

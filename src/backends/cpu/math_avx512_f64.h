@@ -25,7 +25,8 @@ namespace dla::cpu {
 
 // out[i] = fn(in[i]) for a contiguous row (in and out may be the same memory), when this
 // file has an AVX-512 loop for fn and the CPU has AVX-512 F/DQ; returns false otherwise.
-bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n);
+// Arguments outside `domain` get domain->nan (null: libm's value, one lane at a time).
+bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain);
 
 // out[i] = atan2(y[i], x[i * x_step]) (x_step 0: x[0] for the whole row; out may be y's
 // memory), under the same conditions; returns false otherwise.

@@ -8,6 +8,7 @@
 #include "backends/cpu/libmvec_rows.h"
 #include "backends/cpu/math_avx512_f32.h"
 #include "backends/cpu/math_avx512_f64.h"
+#include "backends/cpu/math_domain.h"
 
 #include <dlfcn.h>
 #include <cmath>
@@ -181,40 +182,28 @@ void own_pow32_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnPowRow32, 
 template <class F>
 void own_atan2_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnAtan2Row, F, F>(p, s, n); }
 
-// Arguments outside a function's domain (log of a negative number, asin of 2): libmvec sends
-// such lanes to its scalar fallback one at a time (float32 log10 of data with negatives in it
-// ran at 1.56x NumPy's time, asin 1.4x). In a row that has them, a block holding any runs with
-// an argument inside the domain in those lanes and gets libm's NaN there afterwards: only where libm gives one NaN
-// for the whole region (glibc: the default NaN), found once per op and dtype by running the
-// scalar loop the table held before on probes from the region.
-struct DomainOfOp {
-  bool has = false;
-  double lo = 0, hi = 0, inside = 0;  // outside: x < lo or x > hi (NaN is neither)
-};
-constexpr DomainOfOp domain_of(OpId op) {
-  switch (op) {
-    case OpId::log: case OpId::log2: case OpId::log10: return {true, 0.0, HUGE_VAL, 1.0};  // -0 is inside
-    case OpId::log1p: return {true, -1.0, HUGE_VAL, 0.0};
-    case OpId::asin: case OpId::acos: case OpId::atanh: return {true, -1.0, 1.0, 0.0};
-    case OpId::acosh: return {true, 1.0, HUGE_VAL, 2.0};
-    default: return {};
-  }
+// Arguments outside a function's domain (math_domain.h): libmvec sends such lanes to its
+// scalar fallback one at a time (float32 log10 of data with negatives in it ran at 1.56x
+// NumPy's time, asin 1.4x). In a row that has them, a block holding any runs with an argument
+// inside the domain in those lanes and gets libm's NaN there afterwards.
+NanOutside<float> g_nan_outside_f[kNumOps];
+NanOutside<double> g_nan_outside_d[kNumOps];
+bool g_nan_outside_known[kNumOps][2];  // [op][float64]
+
+template <class T>
+const NanOutside<T>* nan_outside(int op) {
+  if constexpr (std::is_same_v<T, float>) return g_nan_outside_known[op][0] ? &g_nan_outside_f[op] : nullptr;
+  else return g_nan_outside_known[op][1] ? &g_nan_outside_d[op] : nullptr;
 }
-float g_outside_nan_f[kNumOps];
-double g_outside_nan_d[kNumOps];
-bool g_outside_known[kNumOps][2];  // [op][float64]
 
 // Compiled for AVX2 (libmvec's loops are installed only where the CPU has it), so that the
 // scan for outside arguments is a vector loop next to the vector calls.
 template <class T>
 __attribute__((target("avx2"))) void call_row_in_domain(int op, const T* in, T* out, int64_t n) {
-  constexpr int kF64 = std::is_same_v<T, double> ? 1 : 0;
-  const DomainOfOp d = domain_of(static_cast<OpId>(op));
-  if (!g_outside_known[op][kF64]) return call_row<T>(op, in, out, n);
-  const T lo = T(d.lo), hi = T(d.hi), inside = T(d.inside);
-  T nan;
-  if constexpr (kF64) nan = g_outside_nan_d[op];
-  else nan = g_outside_nan_f[op];
+  const NanOutside<T>* domain = nan_outside<T>(op);
+  if (!domain) return call_row<T>(op, in, out, n);
+  const T lo = domain->lo, hi = domain->hi, nan = domain->nan;
+  const T inside = T(domain_of(static_cast<OpId>(op)).inside);
   auto any_outside = [lo, hi](const T* x, int64_t m) {
     int outside = 0;  // an int: GCC does not vectorize an or-reduction into a bool
     for (int64_t k = 0; k < m; ++k) outside |= int(x[k] < lo) | int(x[k] > hi);
@@ -239,11 +228,13 @@ __attribute__((target("avx2"))) void call_row_in_domain(int op, const T* in, T* 
   }
 }
 
-// libm's one NaN outside op's domain, from `scalar` (the table's functor loop), or false.
+// libm's one NaN outside op's domain, from `scalar` (the table's functor loop), into *found;
+// false where op has no domain or libm's NaNs there differ. The probes: each finite edge's
+// neighbour, half a unit and 10^30 beyond it, and the infinity on that side.
 template <class T>
-bool find_outside_nan(OpId op, LoopFn scalar, T* nan) {
-  const DomainOfOp d = domain_of(op);
-  if (!d.has || !scalar) return false;
+bool probe_nan_outside(OpId op, LoopFn scalar, NanOutside<T>* found) {
+  const RealDomain d = domain_of(op);
+  if (!d.bounded || !scalar) return false;
   T probes[8];
   int count = 0;
   for (double edge : {d.lo, d.hi}) {
@@ -258,7 +249,7 @@ bool find_outside_nan(OpId op, LoopFn scalar, T* nan) {
   scalar(ptrs, strides, count);
   for (int k = 0; k < count; ++k)
     if (!std::isnan(got[k]) || std::memcmp(&got[k], &got[0], sizeof(T)) != 0) return false;
-  *nan = got[0];
+  *found = {T(d.lo), T(d.hi), got[0]};
   return count > 0;
 }
 
@@ -304,11 +295,12 @@ const char* env_setting() {
   return v ? v : "";
 }
 // The Own float64 loops (exp_log_f64.h), strided rows gathered into blocks.
-template <ExpLogFn F>
+template <OpId Op, ExpLogFn F>
 void own_loop(char** p, const int64_t* s, int64_t n) {
   constexpr int64_t st = sizeof(double);
+  const NanOutside<double>* domain = nan_outside<double>(static_cast<int>(Op));
   if (s[0] == st && s[1] == st) {
-    exp_log_f64_row(F, reinterpret_cast<const double*>(p[1]), reinterpret_cast<double*>(p[0]), n);
+    exp_log_f64_row(F, reinterpret_cast<const double*>(p[1]), reinterpret_cast<double*>(p[0]), n, domain);
     return;
   }
   constexpr int64_t kBlock = 256;
@@ -316,16 +308,17 @@ void own_loop(char** p, const int64_t* s, int64_t n) {
   for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
     const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
     for (int64_t k = 0; k < m; ++k) buf[k] = *reinterpret_cast<const double*>(p[1] + (i0 + k) * s[1]);
-    exp_log_f64_row(F, buf, buf, m);
+    exp_log_f64_row(F, buf, buf, m, domain);
     for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(p[0] + (i0 + k) * s[0]) = buf[k];
   }
 }
 
-template <Float32Fn F>
+template <OpId Op, Float32Fn F>
 void own_loop_f32(char** p, const int64_t* s, int64_t n) {
   constexpr int64_t st = sizeof(float);
+  const NanOutside<float>* domain = nan_outside<float>(static_cast<int>(Op));
   if (s[0] == st && s[1] == st) {
-    float32_math_row(F, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n);
+    float32_math_row(F, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n, domain);
     return;
   }
   constexpr int64_t kBlock = 256;
@@ -333,47 +326,47 @@ void own_loop_f32(char** p, const int64_t* s, int64_t n) {
   for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
     const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
     for (int64_t k = 0; k < m; ++k) buf[k] = *reinterpret_cast<const float*>(p[1] + (i0 + k) * s[1]);
-    float32_math_row(F, buf, buf, m);
+    float32_math_row(F, buf, buf, m, domain);
     for (int64_t k = 0; k < m; ++k) *reinterpret_cast<float*>(p[0] + (i0 + k) * s[0]) = buf[k];
   }
 }
 
 LoopFn own_float32_loop(OpId op) {
   switch (op) {
-    case OpId::exp: return &own_loop_f32<Float32Fn::Exp>;
-    case OpId::log: return &own_loop_f32<Float32Fn::Log>;
-    case OpId::sin: return &own_loop_f32<Float32Fn::Sin>;
-    case OpId::cos: return &own_loop_f32<Float32Fn::Cos>;
+    case OpId::exp: return &own_loop_f32<OpId::exp, Float32Fn::Exp>;
+    case OpId::log: return &own_loop_f32<OpId::log, Float32Fn::Log>;
+    case OpId::sin: return &own_loop_f32<OpId::sin, Float32Fn::Sin>;
+    case OpId::cos: return &own_loop_f32<OpId::cos, Float32Fn::Cos>;
     // Ours on AVX-512 only (elsewhere the policy widens to libmvec's float64).
-    case OpId::sinh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Sinh> : nullptr;
-    case OpId::atanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Atanh> : nullptr;
-    case OpId::acosh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Acosh> : nullptr;
-    case OpId::tanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<Float32Fn::Tanh> : nullptr;
+    case OpId::sinh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<OpId::sinh, Float32Fn::Sinh> : nullptr;
+    case OpId::atanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<OpId::atanh, Float32Fn::Atanh> : nullptr;
+    case OpId::acosh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<OpId::acosh, Float32Fn::Acosh> : nullptr;
+    case OpId::tanh: return vector_level() == VectorLevel::Avx512 ? &own_loop_f32<OpId::tanh, Float32Fn::Tanh> : nullptr;
     default: return nullptr;
   }
 }
 
 LoopFn own_float64_loop(OpId op) {
   switch (op) {
-    case OpId::exp: return &own_loop<ExpLogFn::Exp>;
-    case OpId::expm1: return &own_loop<ExpLogFn::Expm1>;
-    case OpId::log: return &own_loop<ExpLogFn::Log>;
-    case OpId::log2: return &own_loop<ExpLogFn::Log2>;
-    case OpId::log10: return &own_loop<ExpLogFn::Log10>;
-    case OpId::log1p: return &own_loop<ExpLogFn::Log1p>;
-    case OpId::sinh: return &own_loop<ExpLogFn::Sinh>;
-    case OpId::cosh: return &own_loop<ExpLogFn::Cosh>;
-    case OpId::tanh: return &own_loop<ExpLogFn::Tanh>;
-    case OpId::asinh: return &own_loop<ExpLogFn::Asinh>;
-    case OpId::acosh: return &own_loop<ExpLogFn::Acosh>;
-    case OpId::atanh: return &own_loop<ExpLogFn::Atanh>;
+    case OpId::exp: return &own_loop<OpId::exp, ExpLogFn::Exp>;
+    case OpId::expm1: return &own_loop<OpId::expm1, ExpLogFn::Expm1>;
+    case OpId::log: return &own_loop<OpId::log, ExpLogFn::Log>;
+    case OpId::log2: return &own_loop<OpId::log2, ExpLogFn::Log2>;
+    case OpId::log10: return &own_loop<OpId::log10, ExpLogFn::Log10>;
+    case OpId::log1p: return &own_loop<OpId::log1p, ExpLogFn::Log1p>;
+    case OpId::sinh: return &own_loop<OpId::sinh, ExpLogFn::Sinh>;
+    case OpId::cosh: return &own_loop<OpId::cosh, ExpLogFn::Cosh>;
+    case OpId::tanh: return &own_loop<OpId::tanh, ExpLogFn::Tanh>;
+    case OpId::asinh: return &own_loop<OpId::asinh, ExpLogFn::Asinh>;
+    case OpId::acosh: return &own_loop<OpId::acosh, ExpLogFn::Acosh>;
+    case OpId::atanh: return &own_loop<OpId::atanh, ExpLogFn::Atanh>;
     // Ours on AVX-512 only (elsewhere the policy keeps glibc's scalar functions).
-    case OpId::atan: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Atan> : nullptr;
-    case OpId::asin: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Asin> : nullptr;
-    case OpId::acos: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Acos> : nullptr;
-    case OpId::tan: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Tan> : nullptr;
-    case OpId::sin: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Sin> : nullptr;
-    case OpId::cos: return vector_level() == VectorLevel::Avx512 ? &own_loop<ExpLogFn::Cos> : nullptr;
+    case OpId::atan: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::atan, ExpLogFn::Atan> : nullptr;
+    case OpId::asin: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::asin, ExpLogFn::Asin> : nullptr;
+    case OpId::acos: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::acos, ExpLogFn::Acos> : nullptr;
+    case OpId::tan: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::tan, ExpLogFn::Tan> : nullptr;
+    case OpId::sin: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::sin, ExpLogFn::Sin> : nullptr;
+    case OpId::cos: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::cos, ExpLogFn::Cos> : nullptr;
     default: return nullptr;
   }
 }
@@ -411,8 +404,8 @@ void install_vector_math(KernelTable& table) {
   const bool avx512 = __builtin_cpu_supports("avx512f");
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   for (int op = 0; op < kNumOps; ++op) {  // from the scalar loops, before any is replaced
-    g_outside_known[op][0] = find_outside_nan<float>(static_cast<OpId>(op), table[op][f32], &g_outside_nan_f[op]);
-    g_outside_known[op][1] = find_outside_nan<double>(static_cast<OpId>(op), table[op][f64], &g_outside_nan_d[op]);
+    g_nan_outside_known[op][0] = probe_nan_outside<float>(static_cast<OpId>(op), table[op][f32], &g_nan_outside_f[op]);
+    g_nan_outside_known[op][1] = probe_nan_outside<double>(static_cast<OpId>(op), table[op][f64], &g_nan_outside_d[op]);
   }
   // The policy column for this process: accurate, or the default of this CPU's ISA.
   auto pick = [&](Source avx512_default, Source avx2_default, Source accurate_choice) {
