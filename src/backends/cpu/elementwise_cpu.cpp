@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #endif
 
+#include "backends/cpu/bool_rows_avx512.h"
 #include "backends/cpu/elementwise_loops.h"
 #include "backends/cpu/half_convert.h"
 #include "backends/cpu/parallel.h"
@@ -39,8 +40,9 @@ bool use_avx2_loops() {
 #endif
 }
 
-// The baseline loops, their real-dtype entries replaced by the AVX2 ones where they are used,
-// then libmvec's transcendental loops over both.
+// The baseline loops, their real-dtype entries replaced by the AVX2 ones where they are used
+// (and the comparisons and float predicates by AVX-512 rows where the CPU has it), then
+// libmvec's transcendental loops over both.
 void fill_kernels(KernelTable& table) {
   baseline_loops::fill_kernels_0(table);
   baseline_loops::fill_kernels_1(table);
@@ -50,6 +52,7 @@ void fill_kernels(KernelTable& table) {
     avx2_loops::fill_kernels_0(table);
     avx2_loops::fill_kernels_1(table);
     avx2_loops::fill_kernels_2(table);
+    install_avx512_bool_rows(table);
   }
 #endif
   install_vector_math(table);
