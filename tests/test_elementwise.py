@@ -435,3 +435,31 @@ def test_where():
         dl.where(dl.asarray([1, 0]), dl.asarray([1, 2]), dl.asarray([3, 4]))
     with pytest.raises(TypeError):
         dl.where(c, 1, 2)
+
+
+@pytest.mark.parametrize("dtype", [dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,
+                                   dl.uint64, dl.float32, dl.float64])
+def test_comparison_rows_against_numpy_with_row_and_scalar_operands(dtype):
+    # The AVX-512 rows (bool_rows_avx512.cpp) take 64 elements a step, with a row or a broadcast
+    # scalar on either side, and leave tails to the loops they replace: lengths around 64, the
+    # type's extremes (unsigned compares above the signed range), NaN, signed zeros.
+    nt = npd(dtype)
+    rng = np.random.default_rng(11)
+    if np.issubdtype(nt, np.integer):
+        info = np.iinfo(nt)
+        pool = np.array([info.min, info.max, 0, 1, info.max // 2 + 1, info.min // 2 - 1 if info.min else 3], dtype=nt)
+    else:
+        pool = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, np.finfo(nt).max], dtype=nt)
+    for n in (1, 63, 64, 65, 130, 257):
+        a, b = rng.choice(pool, n), rng.choice(pool, n)
+        scalar = pool[n % len(pool)]
+        da, db = dl.asarray(a), dl.asarray(b)
+        for name in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+            ours, theirs = getattr(dl, name), getattr(np, name)
+            with np.errstate(invalid="ignore"):
+                assert np.array_equal(np.asarray(ours(da, db)), theirs(a, b)), (name, n)
+                assert np.array_equal(np.asarray(ours(da, dl.asarray(scalar))), theirs(a, scalar)), (name, n)
+                assert np.array_equal(np.asarray(ours(dl.asarray(scalar), db)), theirs(scalar, b)), (name, n)
+        if not np.issubdtype(nt, np.integer):
+            for name in ("isnan", "isinf", "isfinite", "signbit"):
+                assert np.array_equal(np.asarray(getattr(dl, name)(da)), getattr(np, name)(a)), (name, n)
