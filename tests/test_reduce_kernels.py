@@ -8,6 +8,9 @@
   chunks;
 - contiguous float sums through the 2048-element AVX2 piece (reduce.cpp): bit for bit the same
   tree as the strided path, in address order;
+- integer sums in vector lanes (reduce.cpp's int_sum_body: wrapping, so any grouping) and
+  integer max/min through vpmin/vpmax (AVX-512, every lane width): every dtype, every size
+  around the vector groups, the type's extremes anywhere, wrapping sums, strided input;
 - a + b.T through tiles that transpose the mixed-order operand first (elementwise_cpu.cpp):
   4- and 8-byte items, other sizes that stay strided, ragged edges, in-place and broadcast.
 
@@ -232,3 +235,27 @@ def test_mixed_order_other_operations_and_outputs(dtype, threads):
         b2[4, 6] = -0.0
         got = np_of(dl.asarray(np.full_like(a, -0.0)) + dl.asarray(b2).T)  # -0 + -0 = -0
         assert math.isnan(got[5, 3]) and math.copysign(1.0, got[6, 4]) == -1.0
+
+
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_integer_sum_min_max_match_numpy_at_every_size(dtype, threads):
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 15, 16, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 1000, 4097, 70001):
+        x = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        d = dl.asarray(x)
+        # The same dtype wraps (an explicit dtype=), the default widens to the 64-bit type.
+        assert int(dl.sum(d, dtype=getattr(dl, dtype))) == int(np.sum(x, dtype=dtype)), n
+        assert int(dl.sum(d)) == int(np.sum(x, dtype="uint64" if dtype.startswith("u") else "int64")), n
+        assert int(dl.max(d)) == int(x.max()) and int(dl.min(d)) == int(x.min()), n
+        # The extremes at the last element and at the first, where a lane merge could miss them.
+        for pos in (0, n - 1, n // 2):
+            y = x.copy()
+            y[pos] = info.max
+            assert int(dl.max(dl.asarray(y))) == info.max, (n, pos)
+            y[pos] = info.min
+            assert int(dl.min(dl.asarray(y))) == info.min, (n, pos)
+        assert int(dl.sum(dl.asarray(x)[::3], dtype=getattr(dl, dtype))) == int(np.sum(x[::3], dtype=dtype)), n

@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #endif
 #include <complex>
+#include <cstring>
 #include <numeric>
 #include <type_traits>
 #include <memory>
@@ -174,6 +175,45 @@ __attribute__((target("avx2"))) void add_into_avx2(T* __restrict o, const T* __r
   for (int64_t i = 0; i < n; ++i) o[i] = o[i] + x[i];
 }
 
+// Integer sums: wrapping addition is associative, so a row summed in vector lanes in any
+// grouping gives the value left to right does (the pairwise tree is for floats' rounding).
+// The baseline fold_leaf, two lanes of SSE2, took 1.26x NumPy's time for 10^6 int64.
+template <class T, int Bytes>
+__attribute__((always_inline)) inline T int_sum_body(const T* x, int64_t n) {
+  using U = std::make_unsigned_t<T>;  // wraps without undefined behaviour
+  typedef U V __attribute__((vector_size(Bytes)));
+  constexpr int W = Bytes / int(sizeof(U)), K = 4;
+  V r[K] = {};
+  int64_t i = 0;
+  for (; i + K * W <= n; i += K * W) {
+#pragma GCC unroll 4
+    for (int k = 0; k < K; ++k) {
+      V a;
+      std::memcpy(&a, x + i + k * W, sizeof a);
+      r[k] += a;
+    }
+  }
+  U acc = 0;
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < W; ++j) acc += r[k][j];
+  for (; i < n; ++i) acc += U(x[i]);
+  return T(acc);
+}
+template <class T>
+__attribute__((target("avx2"))) T int_sum_avx2(const T* x, int64_t n) { return int_sum_body<T, 32>(x, n); }
+template <class T>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) T int_sum_avx512(const T* x, int64_t n) {
+  return int_sum_body<T, 64>(x, n);
+}
+template <class T>
+T int_sum_contiguous(const T* x, int64_t n) {
+  static const VectorLevel level = vector_level();
+  if (level == VectorLevel::Avx512) return int_sum_avx512(x, n);
+  if (level == VectorLevel::Avx2Fma) return int_sum_avx2(x, n);
+  return int_sum_body<T, 16>(x, n);
+}
+constexpr bool kHaveIntSum = true;
+
 template <class T>
 __attribute__((target("avx2"))) T sum_piece(const T* p, bool from_memory) {
   T part[8];
@@ -185,6 +225,9 @@ __attribute__((target("avx2"))) T sum_piece(const T* p, bool from_memory) {
   return pair8(part);  // fold_row's pairing of eight block results
 }
 #else
+constexpr bool kHaveIntSum = false;
+template <class T>
+T int_sum_contiguous(const T* x, int64_t n);
 template <class T>
 constexpr bool kHaveSumPiece = false;
 inline bool sum_piece_vectorized() { return false; }
@@ -235,6 +278,9 @@ template <class T, FoldOp op>
 T fold_any_row(const char* p, int64_t s, int64_t n, bool from_memory) {
   using F = typename FoldFn<op>::type;
   constexpr bool pairwise = op == FoldOp::Sum;
+  if constexpr (op == FoldOp::Sum && kHaveIntSum && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (s == int64_t(sizeof(T))) return int_sum_contiguous(reinterpret_cast<const T*>(p), n);
+  }
   if constexpr ((op == FoldOp::Max || op == FoldOp::Min) && kSimdMinmaxType<T>) {
     if (s == int64_t(sizeof(T)) && n >= 8 * 32 / int64_t(sizeof(T)))
       return minmax_contiguous<T, op == FoldOp::Max>(reinterpret_cast<const T*>(p), n);

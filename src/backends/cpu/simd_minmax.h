@@ -23,6 +23,7 @@
 #include <immintrin.h>
 #endif
 
+#include "backends/cpu/cpu_features.h"
 #include "core/elementwise_functors.h"
 
 namespace dla::cpu {
@@ -52,7 +53,10 @@ __attribute__((always_inline)) inline T minmax_vector_body(const T* x, int64_t n
     for (int k = 0; k < K; ++k) {
       V a;
       std::memcpy(&a, x + i + k * W, sizeof(V));
-      r[k] = ((IsMax ? a > r[k] : a < r[k]) | (a != a)) ? a : r[k];
+      if constexpr (std::is_integral_v<T>)  // a plain select: vpmin/vpmax, not compare and blend
+        r[k] = (IsMax ? a > r[k] : a < r[k]) ? a : r[k];
+      else
+        r[k] = ((IsMax ? a > r[k] : a < r[k]) | (a != a)) ? a : r[k];
     }
   }
   T acc = r[0][0];
@@ -69,6 +73,12 @@ T minmax_sse2(const T* x, int64_t n) {
 template <class T, bool IsMax>
 __attribute__((target("avx2"))) T minmax_avx2(const T* x, int64_t n) {
   return minmax_vector_body<T, IsMax, 32>(x, n);
+}
+// Integers on AVX-512: vpmin/vpmax exist for every lane width there (AVX2 has no 64-bit one:
+// compare and blend, int64 min at 1.30x NumPy's time, which dispatches to AVX-512).
+template <class T, bool IsMax>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) T minmax_avx512(const T* x, int64_t n) {
+  return minmax_vector_body<T, IsMax, 64>(x, n);
 }
 
 // The AVX2 intrinsics of one float type, so that the float body below is written once.
@@ -156,8 +166,11 @@ __attribute__((target("avx2"))) T minmax_float_avx2(const T* x, int64_t n) {
 template <class T, bool IsMax>
 T minmax_contiguous(const T* x, int64_t n) {
   static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx512 = vector_level() == VectorLevel::Avx512 && __builtin_cpu_supports("avx512bw");
   if constexpr (kIsSimdFloat<T>) {
     if (avx2) return minmax_float_avx2<T, IsMax, true>(x, n);
+  } else {
+    if (avx512 && n >= 8 * 64 / int64_t(sizeof(T))) return minmax_avx512<T, IsMax>(x, n);
   }
   return avx2 ? minmax_avx2<T, IsMax>(x, n) : minmax_sse2<T, IsMax>(x, n);
 }
