@@ -6,8 +6,11 @@
 // independent accumulators, in SSE2 width for every x86-64 CPU and in AVX2 width where the
 // CPU has it (chosen at run time, since wheels are built for the baseline ISA). Max and min
 // are exact under any grouping, so the result is the one successive application gives.
-// Integers take the same body (their `a != a` is all false); in AVX2 width that is
-// vpcmpgtq for 64-bit lanes, which baseline x86-64 lacks (int64 max was 1.36x NumPy's time).
+// Integers take the same body as a plain select (`a > m ? a : m`, which compiles to vpmax/
+// vpmin; the NaN form made GCC compare and blend, loading every vector twice); in AVX2 width
+// 64-bit lanes still need vpcmpgtq, which baseline x86-64 lacks, and AVX-512 has vpmaxsq/
+// vpminuq, so integers take 512-bit vectors where the CPU has them (int64 min: 1.30x NumPy's
+// time in AVX2 width, 0.95x in AVX-512).
 //
 // float32 and float64 have their own AVX2 body: vmaxps/vminps(a, r) is `a > r ? a : r`, which
 // keeps r on ties and ignores a NaN in a, and the NaNs are found apart, by one unordered
@@ -159,10 +162,10 @@ __attribute__((target("avx2"))) T minmax_float_avx2(const T* x, int64_t n) {
   return acc;
 }
 
-// n >= 8 * 32 / sizeof(T) (one block of every accumulator in the wider width). (An AVX-512
-// variant was 2.6x faster in a standalone test but 10x slower inside the module, cause not yet
-// found: left out. On the AMD EPYC VM a 512-bit version of the float body was also slower
-// than the 256-bit one, 0.92 against 0.84 ms for 10^7 float32.)
+// n >= 8 * 32 / sizeof(T) (one block of every accumulator in the AVX2 width; the AVX-512 one
+// needs twice that). Floats stay in AVX2 width: on the AMD EPYC VM a 512-bit version of the
+// float body was slower than the 256-bit one, 0.92 against 0.84 ms for 10^7 float32, and its
+// lane order would change which of -0 and +0 an all-zero row returns.
 template <class T, bool IsMax>
 T minmax_contiguous(const T* x, int64_t n) {
   static const bool avx2 = __builtin_cpu_supports("avx2");
