@@ -178,3 +178,26 @@ def test_constants():
     assert math.isnan(dl.nan) and dl.newaxis is None
     assert all(isinstance(c, float) for c in (dl.e, dl.pi, dl.inf, dl.nan))
     assert dl.__array_api_version__ == "2025.12"
+
+
+@pytest.mark.parametrize("src", [dl.int64, dl.uint64], ids=str)
+@pytest.mark.parametrize("dst", [dl.int8, dl.int16, dl.int32, dl.uint8, dl.uint16, dl.uint32, dl.float32, dl.float64],
+                         ids=str)
+def test_astype_from_64_bit_integers_wraps_and_rounds_as_numpy(src, dst):
+    # Narrowing keeps the low bits; to float32/float64 each value is rounded to nearest once
+    # (not through float64 for float32): odd multiples of 2^-25/2^-54 of a power of two are
+    # the double-rounding traps. 8-element vector steps with tails, contiguous and strided.
+    info = np.iinfo(npd(src))
+    edges = [info.min, info.max, 0, 1, info.max - 1, 2 ** 24 + 1, 2 ** 53 + 1, 2 ** 53 - 1, 2 ** 62 + 2 ** 38 + 1,
+             (1 << 63) - (1 << 39) - 1, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32]
+    if info.min < 0:
+        edges += [-1, -(2 ** 53) - 1, -(2 ** 24) - 1, -129, -32769, -(2 ** 31) - 1]
+    else:
+        edges += [2 ** 64 - 2 ** 40 - 1, 2 ** 63 + 1]
+    rng = np.random.default_rng(9)
+    for n in (1, 7, 8, 9, 64, 203):
+        values = rng.integers(info.min, info.max, n, dtype=npd(src), endpoint=True)
+        values[: min(n, len(edges))] = np.array(edges[:n], dtype=object).astype(npd(src))
+        want = values.astype(npd(dst))
+        assert np.array_equal(np.asarray(dl.astype(dl.asarray(values), dst)), want), n
+        assert np.array_equal(np.asarray(dl.astype(dl.asarray(values)[::3], dst)), want[::3]), n

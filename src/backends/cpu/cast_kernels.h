@@ -23,5 +23,8 @@ void fill_cast_rows(CastRows& rows);  // every pair
 namespace avx2_loops {
 void fill_cast_rows(CastRows& rows);  // the pairs of real dtypes, and complex -> bool
 }
+// Over those, where the CPU has AVX-512 F/DQ/VL/BW: the casts from float32, float64 and 64-bit
+// integers to integers of up to 32 bits, and from 64-bit integers to floats (cast_rows_avx512.cpp).
+void install_avx512_cast_rows(CastRows& rows);
 
 }  // namespace dla::cpu

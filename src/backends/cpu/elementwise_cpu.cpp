@@ -72,7 +72,10 @@ const CastRows& cast_rows() {
   static const bool filled = [] {
     baseline_loops::fill_cast_rows(rows);
 #ifdef DLA_HAVE_AVX2_LOOPS
-    if (use_avx2_loops()) avx2_loops::fill_cast_rows(rows);
+    if (use_avx2_loops()) {
+      avx2_loops::fill_cast_rows(rows);
+      install_avx512_cast_rows(rows);
+    }
 #endif
     return true;
   }();
