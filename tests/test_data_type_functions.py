@@ -201,3 +201,21 @@ def test_astype_from_64_bit_integers_wraps_and_rounds_as_numpy(src, dst):
         want = values.astype(npd(dst))
         assert np.array_equal(np.asarray(dl.astype(dl.asarray(values), dst)), want), n
         assert np.array_equal(np.asarray(dl.astype(dl.asarray(values)[::3], dst)), want[::3]), n
+
+
+def test_dtype_equality_is_by_value_across_every_way_to_get_a_dtype():
+    # == and != are a C slot that relies on dtype objects being interned: every route to a dtype
+    # (attribute, array, result dtype, name lookup, pickling, copies, NumPy) must give the one object.
+    import copy
+    import pickle
+    x = dl.asarray([1.0, 2.0], dtype=dl.float32)
+    routes = [x.dtype, dl.result_type(x, dl.float32), dl.astype(x, dl.float32).dtype, dl.finfo(dl.float32).dtype,
+              pickle.loads(pickle.dumps(dl.float32)), copy.deepcopy(dl.float32), dl.asarray(np.float32(1)).dtype,
+              dl.__array_namespace_info__().dtypes()["float32"]]
+    for d in routes:
+        assert d == dl.float32 and not (d != dl.float32) and d is dl.float32
+        assert d != dl.float64 and not (d == dl.float64)
+    assert dl.float32 == np.dtype("float32") and np.dtype("float32") == dl.float32
+    assert dl.float32 != np.dtype("float64")
+    assert (dl.float32 == "float32") is False and (dl.float32 != 1) is True
+    assert len({dl.float32, x.dtype, dl.float64}) == 2

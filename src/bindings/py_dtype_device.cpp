@@ -157,6 +157,18 @@ void bind_dtype_device(pyb::module_& m) {
                                pyb::make_tuple(a.d.name()));
       });
 
+  // == and != between dtypes as a C slot: the Python functions pybind11 binds cost 0.13 us a
+  // comparison, and the namespace's Python code compares dtypes on every call (`x.dtype in
+  // _FLOATS`: two misses, 0.27 us). Every DType object comes from dtype_object, which interns
+  // them, so two dtypes are equal exactly when they are the same object. Other types get
+  // NotImplemented, as from the bound __eq__ (NumPy's dtype then answers).
+  auto* dtype_type = reinterpret_cast<PyTypeObject*>(m.attr("DType").ptr());
+  dtype_type->tp_richcompare = [](PyObject* a, PyObject* b, int op) -> PyObject* {
+    if ((op == Py_EQ || op == Py_NE) && Py_TYPE(a) == Py_TYPE(b)) return PyBool_FromLong((a == b) == (op == Py_EQ));
+    Py_RETURN_NOTIMPLEMENTED;
+  };
+  PyType_Modified(dtype_type);
+
   size_t n = 0;
   const DType* named = named_dtypes(&n);
   for (size_t i = 0; i < n; ++i) m.attr(named[i].name().c_str()) = dtype_object(named[i]);
