@@ -382,3 +382,34 @@ def test_batched_small_matrices_match_numpy():
     close(la.cholesky(dl.asarray(a)), np.linalg.cholesky(a))
     close(la.eigvalsh(dl.asarray(a)), np.linalg.eigvalsh(a))
     close(la.svdvals(dl.asarray(a)), np.linalg.svdvals(a))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_two_norm_of_everything_in_one_call_matches_the_general_path(dtype):
+    # vector_norm(x) and the 2-D matrix_norm(x) take one C++ call (sqrt of one BLAS dot) where the
+    # squares are in range; it must give the same bits as sqrt(x . x) composed in Python, hand
+    # back out-of-range sums (overflow, underflow, NaN, inf) to the scaled path, and leave
+    # everything else (empty, integers, complex, keepdims, a float ord) to the general path.
+    rng = np.random.default_rng(21)
+    for shape in [(1,), (10,), (1000,), (7, 9), (3, 4, 5)]:
+        a = rng.standard_normal(shape).astype(dtype)
+        x = dl.asarray(a)
+        flat = dl.reshape(x, (-1,))
+        want = dl.sqrt(dl.matmul(flat, flat))
+        for got in (la.vector_norm(x), la.vector_norm(x, ord=2.0), la.vector_norm(x, axis=tuple(range(len(shape))))):
+            assert dt(got) == dtype and got.shape == () and float(got) == float(want)
+        if len(shape) == 2:
+            assert float(la.matrix_norm(x)) == float(want)
+            assert la.matrix_norm(x, keepdims=True).shape == (1, 1)
+        strided = dl.asarray(np.repeat(a.reshape(-1), 2))[::2]  # BLAS sums a strided dot in another order
+        assert float(la.vector_norm(strided)) == pytest.approx(float(want), rel=1e-6 if dtype == "float32" else 1e-14)
+    big = np.finfo(dtype).max / 4
+    for values, expected in [([big, big], np.hypot(np.float64(big), np.float64(big))),
+                             ([1e-30 if dtype == "float32" else 1e-170, 0.0], 1e-30 if dtype == "float32" else 1e-170),
+                             ([np.inf, 1.0], np.inf), ([np.nan, 1.0], np.nan), ([-np.inf, np.nan], np.nan)]:
+        got = float(la.vector_norm(dl.asarray(np.array(values, dtype=dtype))))
+        assert got == pytest.approx(float(np.asarray(expected, dtype=dtype)), rel=1e-6, nan_ok=True), values
+    assert float(la.vector_norm(dl.asarray(np.zeros(0, dtype=dtype)))) == 0.0
+    assert la.vector_norm(dl.asarray(np.ones(4, dtype=dtype)), keepdims=True).shape == (1,)
+    assert float(la.vector_norm(dl.asarray([3, 4]))) == 5.0
+    assert float(la.vector_norm(dl.asarray(np.array([3 + 4j], dtype="complex64" if dtype == "float32" else "complex128")))) == 5.0

@@ -12,7 +12,7 @@ from typing import NamedTuple as _NamedTuple
 
 from . import _core
 from ._core import Array as _Array
-from ._core._linalg import LinAlgError, cholesky, det, diagonal, eigvals, eigvalsh, inv, solve, svdvals
+from ._core._linalg import _two_norm_by_dot, LinAlgError, cholesky, det, diagonal, eigvals, eigvalsh, inv, solve, svdvals
 from ._core import matmul
 from ._linear_algebra import matrix_transpose, tensordot, vecdot
 
@@ -157,6 +157,12 @@ def trace(x, /, *, offset=0, dtype=None):
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    if type(ord) is int and ord == 2 and axis is None and not keepdims and type(x) is _Array:
+        # The common call, first and in one C++ call (a whole real float CPU array, whose
+        # squares neither overflow nor underflow); None sends every other case on below.
+        r = _two_norm_by_dot(x)
+        if r is not None:
+            return r
     x = _floating(x, "vector_norm")
     if isinstance(ord, bool) or not isinstance(ord, int | float):
         raise TypeError(f"vector_norm: ord must be an int or a float, got {type(ord).__name__}")
@@ -212,6 +218,10 @@ def _two_norm_on_host(x, axes, keepdims):
     underflowed by more than a rounding error, is redone on x scaled by its largest magnitude;
     NaN and infinities also take that path, which gives them their standard results."""
     ndim = x.ndim
+    if len(axes) == ndim and x.dtype not in _COMPLEX:  # one norm of everything, in range: one call
+        r = _two_norm_by_dot(x)
+        if r is not None:
+            return _core.reshape(r, (1,) * ndim) if keepdims else r
     if len(axes) == ndim:  # one norm of everything
         kept, m = (), x.size
         rows = x if ndim == 1 else _core.reshape(x, (m,))
@@ -248,6 +258,10 @@ def _two_norm_on_host(x, axes, keepdims):
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    if type(x) is _Array and x.ndim == 2 and not keepdims and type(ord) is str and ord == "fro":
+        r = _two_norm_by_dot(x)  # one matrix: vector_norm's one call (None: the general path)
+        if r is not None:
+            return r
     x = _floating(x, "matrix_norm")
     _matrices(x, "matrix_norm")
     if isinstance(ord, str):

@@ -160,6 +160,13 @@ void bind_lapack_forms(pyb::module_& la) {
       },
       arg("x"), arg("full_matrices"), "_svd(x, full_matrices)\n--\n\nU, S, Vh.");
   la.def(
+      "_two_norm_by_dot",
+      [](pyb::handle x) -> pyb::object {
+        std::optional<Array> r = two_norm_by_dot(unwrap(x, "vector_norm: x"));
+        return r ? wrap(std::move(*r)) : pyb::none();
+      },
+      arg("x"), "_two_norm_by_dot(x)\n--\n\nsqrt(x . x) over all elements, or None (see linalg.h).");
+  la.def(
       "diagonal",
       [](pyb::handle x, pyb::handle offset) {
         return wrap(diagonal(unwrap(x, "diagonal: x"), int_arg(offset.ptr(), "diagonal", "offset")));

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "core/array.h"
@@ -67,6 +68,13 @@ const LinalgKernels& linalg_kernels_for(const Array& x, const char* fname);
 // matmul with the standard's 1-D rules, broadcasting and promotion. ValueError for 0-d
 // operands and mismatched inner dimensions (naming both shapes), TypeError for non-numeric.
 Array matmul(const Array& x1, const Array& x2);
+
+// The 2-norm of all of x's elements as sqrt(x . x), one BLAS dot (NumPy's way), for a real
+// float32/float64 CPU array with at least one element; nullopt for any other array, and where
+// the sum of squares overflowed or is so small that squares underflowed by more than a
+// rounding error (the caller then scales: python/dlarray/linalg.py's _two_norm_on_host).
+// One call from Python instead of four: vector_norm of 10 elements cost 2.1 us in calls.
+std::optional<Array> two_norm_by_dot(const Array& x);
 
 // The diagonal at `offset` of every matrix (a view).
 Array diagonal(const Array& x, int64_t offset);
