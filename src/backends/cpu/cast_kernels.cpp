@@ -28,9 +28,8 @@ namespace {
 template <class To, class From>
 DLA_LOOP_ATTR void float_to_int32_row(To* out, const From* in, int64_t n) {
   using Lim = std::numeric_limits<To>;
-  constexpr int kFromDigits = std::numeric_limits<From>::digits;
-  constexpr From lo = From(Lim::lowest()), ceiling = From(Lim::max());
-  constexpr From top = Lim::digits <= kFromDigits ? ceiling : ceiling - ceiling / From(uint64_t(1) << kFromDigits);
+  using B = SaturationBounds<To, From>;
+  constexpr From lo = B::lo, top = B::top;
   // cvtt converts to signed int32; uint32's values from 2^31 on are shifted down by 2^31 first
   // and get their top bit back after.
   auto to_int32 = [](__m256 c) {
@@ -47,8 +46,8 @@ DLA_LOOP_ATTR void float_to_int32_row(To* out, const From* in, int64_t n) {
     __m256 c = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(lo)), _mm256_set1_ps(top));  // NaN -> lo ...
     c = _mm256_and_ps(c, _mm256_cmp_ps(v, v, _CMP_ORD_Q));                                  // ... -> 0
     __m256i r = to_int32(c);
-    if constexpr (Lim::digits > kFromDigits) {
-      const __m256 above = _mm256_cmp_ps(v, _mm256_set1_ps(ceiling), _CMP_GE_OQ);
+    if constexpr (B::kCeiling) {
+      const __m256 above = _mm256_cmp_ps(v, _mm256_set1_ps(B::ceiling), _CMP_GE_OQ);
       r = _mm256_blendv_epi8(r, _mm256_set1_epi32(Lim::max()), _mm256_castps_si256(above));
     }
     return r;

@@ -42,15 +42,13 @@ DLA_CAST512 inline void store_narrowed(To* out, __m256i v) {
   else _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm256_cvtepi32_epi8(v));
 }
 
-// convert()'s rule in vectors: clamp to [lo, top] in From (exact there), truncate, NaN lanes
-// zeroed by the conversion's mask; where To has more digits than From (int32 and uint32 from
-// float32), values from `ceiling` (max rounded up) on become max.
+// convert()'s rule in vectors (SaturationBounds): clamp to [lo, top] in From, truncate, NaN
+// lanes zeroed by the conversion's mask; values from `ceiling` on become max where it applies.
 template <class To, class From>
 DLA_CAST512 void float_to_narrow(To* out, const From* in, int64_t n) {
   using Lim = std::numeric_limits<To>;
-  constexpr int kFromDigits = std::numeric_limits<From>::digits;
-  constexpr From lo = From(Lim::lowest()), ceiling = From(Lim::max());
-  constexpr From top = Lim::digits <= kFromDigits ? ceiling : ceiling - ceiling / From(uint64_t(1) << kFromDigits);
+  using B = SaturationBounds<To, From>;
+  constexpr From lo = B::lo, top = B::top;
   constexpr bool kUnsigned32 = std::is_same_v<To, uint32_t>;  // the only To beyond int32's range
   int64_t i = 0;
   if constexpr (std::is_same_v<From, float>) {
@@ -59,8 +57,8 @@ DLA_CAST512 void float_to_narrow(To* out, const From* in, int64_t n) {
       const __mmask16 ordered = _mm512_cmp_ps_mask(v, v, _CMP_ORD_Q);
       const __m512 c = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(lo)), _mm512_set1_ps(top));
       __m512i r = kUnsigned32 ? _mm512_maskz_cvttps_epu32(ordered, c) : _mm512_maskz_cvttps_epi32(ordered, c);
-      if constexpr (Lim::digits > kFromDigits)
-        r = _mm512_mask_mov_epi32(r, _mm512_cmp_ps_mask(v, _mm512_set1_ps(ceiling), _CMP_GE_OQ),
+      if constexpr (B::kCeiling)
+        r = _mm512_mask_mov_epi32(r, _mm512_cmp_ps_mask(v, _mm512_set1_ps(B::ceiling), _CMP_GE_OQ),
                                   _mm512_set1_epi32(int32_t(Lim::max())));
       store_narrowed(out + i, r);
     }

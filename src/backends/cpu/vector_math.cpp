@@ -253,22 +253,25 @@ bool probe_nan_outside(OpId op, LoopFn scalar, NanOutside<T>* found) {
   return count > 0;
 }
 
-// Strided rows are gathered into blocks, so layout never changes a result.
-template <int Op, class T>
-void vector_loop(char** p, const int64_t* s, int64_t n) {
+// row(in, out, m) over a contiguous row, or over the blocks of a strided one gathered into a
+// buffer (the row then runs in place), so that layout never changes a result.
+template <class T, class Row>
+void contiguous_blocks(char** p, const int64_t* s, int64_t n, Row&& row) {
   constexpr int64_t st = sizeof(T);
-  if (s[0] == st && s[1] == st) {
-    call_row_in_domain<T>(Op, reinterpret_cast<const T*>(p[1]), reinterpret_cast<T*>(p[0]), n);
-    return;
-  }
+  if (s[0] == st && s[1] == st) return row(reinterpret_cast<const T*>(p[1]), reinterpret_cast<T*>(p[0]), n);
   constexpr int64_t kBlock = 256;
   T buf[kBlock];
   for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
     const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
     for (int64_t k = 0; k < m; ++k) buf[k] = *reinterpret_cast<const T*>(p[1] + (i0 + k) * s[1]);
-    call_row_in_domain<T>(Op, buf, buf, m);
+    row(buf, buf, m);
     for (int64_t k = 0; k < m; ++k) *reinterpret_cast<T*>(p[0] + (i0 + k) * s[0]) = buf[k];
   }
+}
+
+template <int Op, class T>
+void vector_loop(char** p, const int64_t* s, int64_t n) {
+  contiguous_blocks<T>(p, s, n, [](const T* in, T* out, int64_t m) { call_row_in_domain<T>(Op, in, out, m); });
 }
 
 // float32 through the float64 vector function, a block at a time (exact widening, one
@@ -294,41 +297,20 @@ const char* env_setting() {
   const char* v = std::getenv("DLARRAY_VECTOR_MATH");
   return v ? v : "";
 }
-// The Own float64 loops (exp_log_f64.h), strided rows gathered into blocks.
+// The Own loops (exp_log_f64.h, float32_math.h), with libm's NaN outside the op's domain.
 template <OpId Op, ExpLogFn F>
 void own_loop(char** p, const int64_t* s, int64_t n) {
-  constexpr int64_t st = sizeof(double);
   const NanOutside<double>* domain = nan_outside<double>(static_cast<int>(Op));
-  if (s[0] == st && s[1] == st) {
-    exp_log_f64_row(F, reinterpret_cast<const double*>(p[1]), reinterpret_cast<double*>(p[0]), n, domain);
-    return;
-  }
-  constexpr int64_t kBlock = 256;
-  double buf[kBlock];
-  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
-    const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
-    for (int64_t k = 0; k < m; ++k) buf[k] = *reinterpret_cast<const double*>(p[1] + (i0 + k) * s[1]);
-    exp_log_f64_row(F, buf, buf, m, domain);
-    for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(p[0] + (i0 + k) * s[0]) = buf[k];
-  }
+  contiguous_blocks<double>(p, s, n, [domain](const double* in, double* out, int64_t m) {
+    exp_log_f64_row(F, in, out, m, domain);
+  });
 }
-
 template <OpId Op, Float32Fn F>
 void own_loop_f32(char** p, const int64_t* s, int64_t n) {
-  constexpr int64_t st = sizeof(float);
   const NanOutside<float>* domain = nan_outside<float>(static_cast<int>(Op));
-  if (s[0] == st && s[1] == st) {
-    float32_math_row(F, reinterpret_cast<const float*>(p[1]), reinterpret_cast<float*>(p[0]), n, domain);
-    return;
-  }
-  constexpr int64_t kBlock = 256;
-  float buf[kBlock];
-  for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
-    const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
-    for (int64_t k = 0; k < m; ++k) buf[k] = *reinterpret_cast<const float*>(p[1] + (i0 + k) * s[1]);
-    float32_math_row(F, buf, buf, m, domain);
-    for (int64_t k = 0; k < m; ++k) *reinterpret_cast<float*>(p[0] + (i0 + k) * s[0]) = buf[k];
-  }
+  contiguous_blocks<float>(p, s, n, [domain](const float* in, float* out, int64_t m) {
+    float32_math_row(F, in, out, m, domain);
+  });
 }
 
 LoopFn own_float32_loop(OpId op) {
