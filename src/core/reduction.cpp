@@ -12,6 +12,7 @@
 #include "core/fill.h"
 #include "core/half.h"
 #include "core/promotion.h"
+#include "core/tree_reduce.h"
 
 namespace dla {
 namespace {
@@ -191,7 +192,8 @@ Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, con
         const Array re = elementwise(OpId::real, dev), im = elementwise(OpId::imag, dev);
         sq = elementwise(OpId::add, elementwise(OpId::multiply, re, re), elementwise(OpId::multiply, im, im));
       } else {
-        sq = elementwise(OpId::multiply, dev, dev);
+        combine_into(OpId::multiply, dev, dev);  // squared where it is: one temporary, not two
+        sq = dev;
       }
       out = fold_keepdims(FoldOp::Sum, sq, axes, info.name);
       const double dof = double(m) - correction;
