@@ -544,30 +544,49 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
   return wrap(dev == host.device() ? host : copy_to(host, dev));
 }
 
+// empty, zeros and ones as raw METH_FASTCALL functions, like asarray: pybind11's argument
+// conversion was half of zeros(10)'s 0.25 us (NumPy's zeros: 0.13 us).
+KwSpec<3> g_filled_kw{{"shape", "dtype", "device"}};
+
+template <int Fill>  // -1: empty (no fill), else the value
+PyObject* filled_fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const char* const kNames[] = {"empty", "zeros", "ones"};
+  const char* fname = kNames[Fill + 1];
+  try {
+    if (nargs > 1)
+      throw TypeError(std::string(fname) + "() takes 1 positional argument but " + std::to_string(nargs) + " were given");
+    PyObject* kw[3];
+    parse_keywords(fname, g_filled_kw, args, nargs, kwnames, kw);
+    if (nargs == 1 && kw[0]) throw TypeError(std::string(fname) + "() got multiple values for argument 'shape'");
+    PyObject* shape = nargs == 1 ? args[0] : kw[0];
+    if (!shape) throw TypeError(std::string(fname) + "() missing 1 required argument: 'shape'");
+    const Scalar value = Scalar::of_int(Fill);
+    auto arg = [](PyObject* p) { return pybind11::handle(p ? p : Py_None); };
+    return filled(fname, shape, arg(kw[1]), arg(kw[2]), Fill < 0 ? nullptr : &value).release().ptr();
+  } catch (...) {
+    set_python_error_from_current();
+    return nullptr;
+  }
+}
+
+#define DLA_FILLED_DEF(name, fill, summary)                                                                       \
+  PyMethodDef g_##name##_def = {#name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(filled_fastcall<fill>)), \
+                                METH_FASTCALL | METH_KEYWORDS,                                                  \
+                                #name "(shape, *, dtype=None, device=None)\n--\n\n" summary};
+DLA_FILLED_DEF(empty, -1, "An uninitialised array.")
+DLA_FILLED_DEF(zeros, 0, "An array of zeros.")
+DLA_FILLED_DEF(ones, 1, "An array of ones.")
+#undef DLA_FILLED_DEF
+
 }  // namespace
 
 void bind_creation(pyb::module_& m) {
   using pyb::arg;
-  PyObject* fn = PyCFunction_NewEx(&g_asarray_def, nullptr, m.attr("__name__").ptr());
-  if (!fn) throw pyb::error_already_set();
-  m.attr("asarray") = pyb::reinterpret_steal<pyb::object>(fn);
-  m.def("empty", [](pyb::handle s, pyb::handle d, pyb::handle dev) { return filled("empty", s, d, dev, nullptr); },
-        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
-        "empty(shape, *, dtype=None, device=None)\n--\n\nAn uninitialised array.");
-  m.def("zeros",
-        [](pyb::handle s, pyb::handle d, pyb::handle dev) {
-          Scalar z = Scalar::of_int(0);
-          return filled("zeros", s, d, dev, &z);
-        },
-        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
-        "zeros(shape, *, dtype=None, device=None)\n--\n\nAn array of zeros.");
-  m.def("ones",
-        [](pyb::handle s, pyb::handle d, pyb::handle dev) {
-          Scalar one = Scalar::of_int(1);
-          return filled("ones", s, d, dev, &one);
-        },
-        arg("shape"), pyb::kw_only(), arg("dtype") = pyb::none(), arg("device") = pyb::none(),
-        "ones(shape, *, dtype=None, device=None)\n--\n\nAn array of ones.");
+  for (PyMethodDef* def : {&g_asarray_def, &g_empty_def, &g_zeros_def, &g_ones_def}) {
+    PyObject* f = PyCFunction_NewEx(def, nullptr, m.attr("__name__").ptr());
+    if (!f) throw pyb::error_already_set();
+    m.attr(def->ml_name) = pyb::reinterpret_steal<pyb::object>(f);
+  }
   m.def("full", &full, arg("shape"), arg("fill_value"), pyb::kw_only(), arg("dtype") = pyb::none(),
         arg("device") = pyb::none(),
         "full(shape, fill_value, *, dtype=None, device=None)\n--\n\nAn array filled with fill_value.");
