@@ -162,7 +162,14 @@ void bind_lapack_forms(pyb::module_& la) {
   la.def(
       "_two_norm_by_dot",
       [](pyb::handle x) -> pyb::object {
-        std::optional<Array> r = two_norm_by_dot(unwrap(x, "vector_norm: x"));
+        const Array& a = unwrap(x, "vector_norm: x");
+        std::optional<Array> r;
+        if (a.size() >= kReleaseGilFrom) {  // as matmul: a long dot runs without the GIL
+          pyb::gil_scoped_release nogil;
+          r = two_norm_by_dot(a);
+        } else {
+          r = two_norm_by_dot(a);
+        }
         return r ? wrap(std::move(*r)) : pyb::none();
       },
       arg("x"), "_two_norm_by_dot(x)\n--\n\nsqrt(x . x) over all elements, or None (see linalg.h).");
