@@ -1,6 +1,8 @@
 // cpu_features.h — the x86 vector level of the running CPU, asked once, for the loops that
 // are compiled for several levels and chosen at run time.
 #pragma once
+#include <cstdlib>
+#include <cstring>
 
 namespace dla::cpu {
 
@@ -23,10 +25,22 @@ namespace dla::cpu {
 
 enum class VectorLevel { None, Avx2Fma, Avx512 };  // Avx512: F, DQ and VL
 
+// DLARRAY_CPU_LOOPS=avx2: the CPU taken for one without AVX-512, so that the code an AVX2-only
+// CPU runs (its loops, reductions, sorts and transcendental policy) is tested and timed on an
+// AVX-512 one (tests/test_cpu_loops_isa.py compares its results with the default's).
+inline bool avx512_turned_off_by_env() {
+  static const bool off = [] {
+    const char* env = std::getenv("DLARRAY_CPU_LOOPS");
+    return env && std::strcmp(env, "avx2") == 0;
+  }();
+  return off;
+}
+
 inline VectorLevel vector_level() {
   static const VectorLevel level = [] {
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        !avx512_turned_off_by_env())
       return VectorLevel::Avx512;
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return VectorLevel::Avx2Fma;
     return VectorLevel::None;

@@ -29,7 +29,8 @@ namespace {
 
 // Whether the AVX2 copies of the loops replace the baseline ones: where the build has them and
 // the CPU runs them (AVX2 and FMA, as the part files are built), unless
-// DLARRAY_CPU_LOOPS=baseline (tests compare the two copies' results).
+// DLARRAY_CPU_LOOPS=baseline (tests compare the two copies' results; =avx2 keeps these and
+// turns AVX-512 off, cpu_features.h).
 bool use_avx2_loops() {
 #ifdef DLA_HAVE_AVX2_LOOPS
   const char* env = std::getenv("DLARRAY_CPU_LOOPS");

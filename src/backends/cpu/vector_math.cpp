@@ -383,7 +383,7 @@ void install_vector_math(KernelTable& table) {
   const bool everywhere = everywhere_by_env();
   const bool accurate = accurate_by_env();
   __builtin_cpu_init();
-  const bool avx512 = __builtin_cpu_supports("avx512f");
+  const bool avx512 = __builtin_cpu_supports("avx512f") && !avx512_turned_off_by_env();
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   for (int op = 0; op < kNumOps; ++op) {  // from the scalar loops, before any is replaced
     g_nan_outside_known[op][0] = probe_nan_outside<float>(static_cast<OpId>(op), table[op][f32], &g_nan_outside_f[op]);
