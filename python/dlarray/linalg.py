@@ -218,10 +218,6 @@ def _two_norm_on_host(x, axes, keepdims):
     underflowed by more than a rounding error, is redone on x scaled by its largest magnitude;
     NaN and infinities also take that path, which gives them their standard results."""
     ndim = x.ndim
-    if len(axes) == ndim and x.dtype not in _COMPLEX:  # one norm of everything, in range: one call
-        r = _two_norm_by_dot(x)
-        if r is not None:
-            return _core.reshape(r, (1,) * ndim) if keepdims else r
     if len(axes) == ndim:  # one norm of everything
         kept, m = (), x.size
         rows = x if ndim == 1 else _core.reshape(x, (m,))
@@ -231,21 +227,27 @@ def _two_norm_on_host(x, axes, keepdims):
         for d in axes:
             m *= x.shape[d]
         rows = _core.reshape(_core.permute_dims(x, kept + axes), tuple(x.shape[d] for d in kept) + (m,))
-    left = _core.conj(rows) if x.dtype in _COMPLEX else rows
-    if kept:  # a stack of (1, m) @ (m, 1) products, one ?dot each
-        sq = _core.matmul(_core.expand_dims(left, axis=-2), _core.expand_dims(rows, axis=-1))[..., 0, 0]
+    if not kept and x.dtype not in _COMPLEX:
+        # One real norm: one C++ call, the same dot and range test as below (None: out of range).
+        r = _two_norm_by_dot(rows)
+        in_range = r is not None
     else:
-        sq = _core.matmul(left, rows)  # 0-d
-    if x.dtype in _COMPLEX:
-        sq = _core.real(sq)
-    tiny_over_eps, largest = _SQUARES_LIMITS[sq.dtype]
-    if kept:
-        lo, hi = float(_core.min(sq)), float(_core.max(sq))
-    else:
-        lo = hi = float(sq)
-    if lo >= tiny_over_eps * m and hi <= largest:
-        r = _core.sqrt(sq)
-    else:
+        left = _core.conj(rows) if x.dtype in _COMPLEX else rows
+        if kept:  # a stack of (1, m) @ (m, 1) products, one ?dot each
+            sq = _core.matmul(_core.expand_dims(left, axis=-2), _core.expand_dims(rows, axis=-1))[..., 0, 0]
+        else:
+            sq = _core.matmul(left, rows)  # 0-d
+        if x.dtype in _COMPLEX:
+            sq = _core.real(sq)
+        tiny_over_eps, largest = _SQUARES_LIMITS[sq.dtype]
+        if kept:
+            lo, hi = float(_core.min(sq)), float(_core.max(sq))
+        else:
+            lo = hi = float(sq)
+        in_range = lo >= tiny_over_eps * m and hi <= largest
+        if in_range:
+            r = _core.sqrt(sq)
+    if not in_range:
         a = _core.abs(rows)
         scale = _core.max(a, axis=-1, keepdims=True)
         safe = _core.where((scale > 0) & _core.isfinite(scale), scale, _core.ones_like(scale))

@@ -174,8 +174,7 @@ void install_compare_ops(KernelTable& table) {
 }  // namespace
 
 void install_avx512_bool_rows(KernelTable& table) {
-  __builtin_cpu_init();
-  if (vector_level() != VectorLevel::Avx512 || !__builtin_cpu_supports("avx512bw")) return;
+  if (!avx512_with_bw()) return;
   for (int op = 0; op < kNumOps; ++op)
     for (int st = 0; st < kNumScalarTypes; ++st) g_replaced[op][st] = table[op][st];
   install_compare_ops<OpId::equal, OpId::not_equal, OpId::less, OpId::less_equal, OpId::greater,

@@ -109,8 +109,7 @@ void install_from(CastRows& rows) {
 }  // namespace
 
 void install_avx512_cast_rows(CastRows& rows) {
-  __builtin_cpu_init();
-  if (vector_level() != VectorLevel::Avx512 || !__builtin_cpu_supports("avx512bw")) return;
+  if (!avx512_with_bw()) return;
   for (int to = 0; to < kNumScalarTypes; ++to)
     for (int from = 0; from < kNumScalarTypes; ++from) g_replaced[to][from] = rows[to][from];
   constexpr int i8 = int(ScalarType::Int8), i16 = int(ScalarType::Int16), i32 = int(ScalarType::Int32);

@@ -48,4 +48,10 @@ inline VectorLevel vector_level() {
   return level;
 }
 
+// AVX-512 with BW besides (byte and word lanes), for the rows and reductions that use them.
+inline bool avx512_with_bw() {
+  static const bool bw = vector_level() == VectorLevel::Avx512 && __builtin_cpu_supports("avx512bw");
+  return bw;
+}
+
 }  // namespace dla::cpu

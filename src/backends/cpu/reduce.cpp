@@ -207,9 +207,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) T int_sum_avx512(c
 }
 template <class T>
 T int_sum_contiguous(const T* x, int64_t n) {
-  static const VectorLevel level = vector_level();
-  if (level == VectorLevel::Avx512) return int_sum_avx512(x, n);
-  if (level == VectorLevel::Avx2Fma) return int_sum_avx2(x, n);
+  if (avx512_with_bw()) return int_sum_avx512(x, n);  // byte and word lanes need BW
+  if (vector_level() != VectorLevel::None) return int_sum_avx2(x, n);
   return int_sum_body<T, 16>(x, n);
 }
 constexpr bool kHaveIntSum = true;

@@ -169,11 +169,10 @@ __attribute__((target("avx2"))) T minmax_float_avx2(const T* x, int64_t n) {
 template <class T, bool IsMax>
 T minmax_contiguous(const T* x, int64_t n) {
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  static const bool avx512 = vector_level() == VectorLevel::Avx512 && __builtin_cpu_supports("avx512bw");
   if constexpr (kIsSimdFloat<T>) {
     if (avx2) return minmax_float_avx2<T, IsMax, true>(x, n);
   } else {
-    if (avx512 && n >= 8 * 64 / int64_t(sizeof(T))) return minmax_avx512<T, IsMax>(x, n);
+    if (avx512_with_bw() && n >= 8 * 64 / int64_t(sizeof(T))) return minmax_avx512<T, IsMax>(x, n);
   }
   return avx2 ? minmax_avx2<T, IsMax>(x, n) : minmax_sse2<T, IsMax>(x, n);
 }
