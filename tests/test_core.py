@@ -34,6 +34,23 @@ def test_device_objects():
         dl.zeros(3, device="cpu:1")
 
 
+@pytest.mark.parametrize("pair, error", [
+    ((1, 0), None), ((2**62, 0), ValueError), ((1, 2**40), ValueError), ((1, -1), ValueError),
+    ((-5, 0), ValueError), ((99, 0), ValueError), (("cpu", 0), TypeError), ((1.0, 0), TypeError),
+    ((True, 0), TypeError),
+])
+def test_device_pairs_out_of_range_raise_what_the_standard_names(pair, error):
+    # (DLDeviceType, index) pairs as __dlpack_device__ gives them; any int reaches the parser.
+    x = dl.ones(3)
+    if error is None:
+        assert x.to_device(pair).device == "cpu" and dl.zeros(2, device=pair).device == "cpu"
+        return
+    with pytest.raises(error, match="device"):
+        x.to_device(pair)
+    with pytest.raises(error, match="device"):
+        dl.zeros(2, device=pair)
+
+
 def test_len_of_0d_and_T_of_1d_raise():
     with pytest.raises(TypeError):
         len(dl.asarray(1))

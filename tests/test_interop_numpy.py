@@ -197,6 +197,37 @@ def test_numpy_object_arrays_are_refused():
         dl.from_dlpack(np.array([1, "a"], dtype=object))
 
 
+# bfloat16 and float8 are NumPy dtypes through ml_dtypes (JAX's dtypes); NumPy exports them through
+# neither DLPack nor the buffer protocol, so they travel as bytes.
+@pytest.mark.parametrize("name", ["bfloat16", "float8_e4m3fn", "float8_e5m2"])
+def test_ml_dtypes_arrays_both_ways(name):
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    theirs = np.array([[0.5, -448.0, 3.0], [-0.0, 1.5, 0.25]], dtype=getattr(ml_dtypes, name))
+    ours = dl.asarray(theirs, copy=False)  # zero-copy: NumPy's memory, our dtype of the same name
+    assert ours.dtype == getattr(dl, name) and ours.shape == (2, 3)
+    assert ours._data_ptr == theirs.ctypes.data
+    view = dl.asarray(theirs.T[::-1])  # strides and offset survive the relabelling
+    back = np.asarray(view)
+    assert back.dtype == theirs.dtype and back.flags.writeable
+    assert back.view(np.uint8 if theirs.itemsize == 1 else np.uint16).tolist() == \
+        theirs.T[::-1].view(np.uint8 if theirs.itemsize == 1 else np.uint16).tolist()  # the same bits
+    copied = dl.asarray(theirs, copy=True)
+    theirs[0, 0] = 1.0
+    assert float(np.asarray(copied)[0, 0]) == 0.5 and float(np.asarray(ours)[0, 0]) == 1.0
+    with pytest.raises(ValueError, match="copy=False"):
+        np.asarray(ours, copy=False)
+
+
+def test_dtypes_numpy_cannot_carry_are_type_errors_that_say_so():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    with pytest.raises(TypeError, match="int4 .*neither DLPack nor the buffer protocol"):
+        dl.asarray(np.array([1, 2], dtype=ml_dtypes.int4))
+    with pytest.raises(TypeError, match="float4_e2m1fn is packed here"):
+        np.asarray(dl.empty(3, dtype=dl.float4_e2m1fn))
+    np.testing.assert_array_equal(np.asarray(dl.asarray([1.5, -2.0]).astype(dl.bfloat16)).astype(np.float32),
+                                  [1.5, -2.0])
+
+
 # from_dlpack(x) with no keywords takes a shorter path (one __dlpack__(max_version=...) call,
 # no stream, device or copy handling): it must give what the general path gives.
 @pytest.mark.parametrize("make", [

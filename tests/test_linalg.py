@@ -236,6 +236,23 @@ def test_linalg_error_names_the_matrix(fn, x, words):
         fn(dl.asarray(x))
 
 
+@pytest.mark.parametrize("fn", [la.svd, la.svdvals, la.pinv, la.matrix_rank, la.eig, la.eigvals])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_non_finite_input_is_a_linalg_error_naming_the_matrix(fn, bad, dtype, capfd):
+    # LAPACK's ?gesdd and ?geev reject NaN/inf as an illegal argument and print to stderr; NumPy
+    # and PyTorch raise LinAlgError. Only the bad matrix of the stack is named.
+    x = np.stack([np.eye(3), np.eye(3)]).astype(dtype)
+    x[1, 2, 0] = bad
+    if dtype.startswith("complex"):
+        x[1, 2, 0] = complex(1.0, bad)  # only the imaginary part is not finite
+    name = {la.pinv: "svd", la.matrix_rank: "svdvals"}.get(fn, fn.__name__)
+    with pytest.raises(la.LinAlgError, match=rf"{name}: the matrix at stack index \(1,\) contains NaN or infinity"):
+        fn(dl.asarray(x))
+    assert capfd.readouterr().err == ""
+    np.testing.assert_allclose(to_numpy(la.svdvals(dl.asarray(x[:1]))), [[1.0, 1.0, 1.0]])  # finite: unchanged
+
+
 def test_solve_singular_raises():
     with pytest.raises(la.LinAlgError, match="singular"):
         la.solve(dl.zeros((2, 2)), dl.ones((2,)))

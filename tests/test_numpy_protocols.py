@@ -72,6 +72,9 @@ def test_numpy_style_methods():
     np.testing.assert_allclose(np.asarray(x.sum(axis=0)), A.sum(axis=0))
     np.testing.assert_allclose(np.asarray(x.std(1, ddof=1)), A.std(1, ddof=1))
     assert x.astype(np.float32).dtype == xp.float32 and x.astype(xp.int64).dtype == xp.int64
+    for foreign in ([], [("a", "f8")], object, "U3", "M8[s]"):  # NumPy dtypes without an equivalent
+        with pytest.raises(TypeError, match="no dlarray equivalent"):
+            x.astype(foreign)
     assert x.reshape(4, 3).shape == (4, 3) and x.reshape((2, 6)).shape == (2, 6)
     assert x[:1].squeeze(0).shape == (4,)
     with pytest.raises(TypeError, match="no dlarray equivalent"):

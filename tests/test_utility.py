@@ -58,6 +58,19 @@ def test_diff_with_prepend_append_and_booleans():
     np.testing.assert_array_equal(np.asarray(dl.diff(dl.asarray(b))), np.diff(b))
 
 
+@pytest.mark.parametrize("dtype", ["int16", "float32", "bool"])
+def test_diff_with_n_beyond_the_axis_is_empty_at_once(dtype):
+    # NumPy loops n times; the axis is empty after its length, so a huge n returns at once.
+    x = np.arange(12).reshape(3, 4).astype(dtype)
+    for n in (4, 5, 2**62):
+        got = dl.diff(dl.asarray(x), axis=1, n=n)
+        want = np.diff(x, axis=1, n=min(n, 9))
+        assert got.shape == want.shape == (3, 0) and got.dtype == getattr(dl, dtype)
+    empty = dl.zeros((2, 0), dtype=getattr(dl, dtype))
+    got = dl.diff(empty, n=2**62)
+    assert got.shape == (2, 0) and got is not empty
+
+
 def test_diff_errors():
     with pytest.raises(ValueError, match="at least one dimension"):
         dl.diff(dl.asarray(1.0))

@@ -8,8 +8,37 @@ from ._format import array_repr, array_str
 Array = _core.Array
 
 
+# The dtypes NumPy's DLPack import takes; the others (bfloat16, the float8/6/4 formats) are
+# NumPy dtypes only through ml_dtypes, and reach it as bytes.
+_DLPACK_TO_NUMPY = frozenset(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                              "float16", "float32", "float64", "complex64", "complex128"])
+
+
+def _numpy_dtype_via_ml_dtypes(name):
+    """NumPy's dtype named `name`, registered by ml_dtypes (JAX's dtypes) if it is installed."""
+    import numpy as np
+
+    try:
+        return np.dtype(name)
+    except TypeError:
+        pass
+    try:
+        import ml_dtypes  # noqa: F401  (registers its dtypes with NumPy by name)
+        return np.dtype(name)
+    except (ImportError, TypeError):
+        raise TypeError(
+            f"NumPy has no dtype {name} (install ml_dtypes for it), so a {name} array cannot become a "
+            "NumPy array; convert with astype(float32) first"
+        ) from None
+
+
 def __array__(self, dtype=None, copy=None):
-    """NumPy conversion (NumPy 2 protocol): zero-copy through DLPack when allowed."""
+    """NumPy conversion (NumPy 2 protocol): zero-copy through DLPack when allowed.
+
+    bfloat16 and the float8/float6/float4 formats become ml_dtypes' NumPy dtypes (as JAX gives
+    them) by a copy of the bytes; TypeError where ml_dtypes is not installed or the format is
+    packed (float6/float4, which ml_dtypes stores one per byte).
+    """
     import numpy as np
 
     if self.device != "cpu":
@@ -17,7 +46,17 @@ def __array__(self, dtype=None, copy=None):
             f"cannot convert an array on '{self.device}' to NumPy without a copy; "
             "call x.to_device('cpu') first"
         )
-    if copy is False and dtype is not None and np.dtype(dtype) != np.dtype(str(self.dtype)):
+    name = str(self.dtype)
+    if name not in _DLPACK_TO_NUMPY:
+        theirs = _numpy_dtype_via_ml_dtypes(name)
+        if self.itemsize != theirs.itemsize:
+            raise TypeError(f"{name} is packed here ({self.nbytes} bytes for {self.size} elements) and one per byte "
+                            "in NumPy; convert with astype(float32) first")
+        if copy is False:
+            raise ValueError(f"__array__: copy=False, but NumPy reads {name} only from a copy")
+        out = np.frombuffer(_core._host_bytes(self), dtype=theirs).reshape(self.shape)
+        return out.astype(dtype) if dtype is not None else out.copy()  # frombuffer's view is read-only
+    if copy is False and dtype is not None and np.dtype(dtype) != np.dtype(name):
         raise ValueError("__array__: copy=False but a dtype conversion needs a copy")
     out = np.from_dlpack(self, copy=True if copy else None)
     if dtype is not None:

@@ -94,7 +94,10 @@ def _to_ours(value):
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, np.dtype):
-        return getattr(_core, value.name)
+        ours = getattr(_core, value.name, None)
+        if not isinstance(ours, _core.DType):  # structured, object, string, datetime ... dtypes
+            raise TypeError(f"NumPy's dtype {value!r} has no dlarray equivalent")
+        return ours
     if isinstance(value, (list, tuple)) and any(isinstance(v, (np.ndarray, _core.Array)) for v in value):
         return type(value)(_to_ours(v) for v in value)
     return value

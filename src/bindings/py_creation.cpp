@@ -296,6 +296,31 @@ Array from_array_interface(PyObject* obj) {
   return adopt_interface(parse_interface_dict(iface.ptr(), spec, "asarray"), Device{}, obj);
 }
 
+// ---- NumPy arrays of ml_dtypes' types ------------------------------------------------------
+
+// bfloat16 and the float8 formats are NumPy dtypes through ml_dtypes (JAX's dtypes), but NumPy
+// exports neither DLPack nor a buffer for them. Their bytes come in zero-copy through NumPy's
+// unsigned-integer view of the same width, relabelled with our dtype of the same name. False
+// (nothing set) when `o` is not such an array.
+bool import_numpy_extension_dtype(PyObject* o, int copy, Array* out, bool* copied) {
+  pybind11::handle h(o);
+  if (!pybind11::hasattr(h, "view") || !pybind11::hasattr(h, "dtype")) return false;
+  pybind11::object their = h.attr("dtype");
+  if (!pybind11::hasattr(their, "name") || !pybind11::hasattr(their, "itemsize")) return false;
+  DType ours;
+  try {
+    ours = dtype_from_name(pybind11::str(their.attr("name")));
+  } catch (const TypeError&) {
+    return false;
+  }
+  const int64_t width = pybind11::cast<int64_t>(their.attr("itemsize"));
+  if (ours.is_subbyte() || ours.itemsize() != width || (width != 1 && width != 2)) return false;
+  pybind11::object bits = h.attr("view")(width == 1 ? "uint8" : "uint16");
+  Array a = import_dlpack(bits.ptr(), nullptr, copy, copied);
+  *out = a.view(a.shape(), a.strides(), a.byte_offset(), ours);
+  return true;
+}
+
 // ---- asarray ------------------------------------------------------------------------------
 
 // Applies dtype/device/copy to an array we already have.
@@ -376,9 +401,23 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
       Array a = import_dlpack(o, nullptr, import_copy, &copied);
       return finish({}, std::move(a), dtype, device, copied ? -1 : copy, copied);
     } catch (pybind11::error_already_set& e) {
-      // A producer that cannot describe its data (NumPy object or byte-swapped arrays) may
-      // still be readable through the buffer protocol below; anything else propagates.
-      if (!e.matches(PyExc_BufferError) || !PyObject_CheckBuffer(o)) throw;
+      // A producer that cannot describe its data (NumPy object or byte-swapped arrays, ml_dtypes'
+      // types) may still be readable another way below; anything else propagates.
+      if (!e.matches(PyExc_BufferError)) throw;
+      bool copied = false;
+      Array a;
+      if (import_numpy_extension_dtype(o, copy == 1 && dtype ? -1 : copy, &a, &copied))
+        return finish({}, std::move(a), dtype, device, copied ? -1 : copy, copied);
+      if (!PyObject_CheckBuffer(o)) throw;
+      try {
+        return finish({}, from_buffer(o), dtype, device, copy, false);
+      } catch (pybind11::error_already_set&) {
+        // Neither protocol carries the dtype (NumPy's int4, float4 of ml_dtypes): say which.
+        pybind11::handle h(o);
+        if (!pybind11::hasattr(h, "dtype")) throw;
+        throw TypeError("asarray: the dtype " + std::string(pybind11::str(h.attr("dtype"))) + " of this " +
+                        Py_TYPE(o)->tp_name + " reaches dlarray through neither DLPack nor the buffer protocol");
+      }
     }
   }
 

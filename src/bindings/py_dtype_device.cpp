@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "bindings/bindings.h"
+#include "bindings/py_args.h"
 #include "core/errors.h"
 
 namespace dla::py {
@@ -80,7 +81,11 @@ Device parse_device_arg(pyb::handle h) {
   if (pyb::isinstance<pyb::str>(h)) return parse_device(h.cast<std::string>());
   if (pyb::isinstance<pyb::tuple>(h) && pyb::len(h) == 2) {
     auto t = h.cast<pyb::tuple>();
-    DLDevice dl{static_cast<DLDeviceType>(pyb::int_(t[0]).cast<int>()), pyb::int_(t[1]).cast<int32_t>()};
+    const int64_t type = int_arg(t[0].ptr(), "device", "the DLPack device type");
+    const int64_t index = int_arg(t[1].ptr(), "device", "the device index");
+    if (type < 0 || type > INT32_MAX || index < 0 || index > INT32_MAX)
+      throw ValueError("device " + std::string(pyb::repr(h)) + ": the DLPack device type and index must be in 0 .. 2**31-1");
+    DLDevice dl{static_cast<DLDeviceType>(type), static_cast<int32_t>(index)};
     try {
       return device_from_dl(dl);
     } catch (const BufferError& e) {

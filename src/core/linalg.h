@@ -48,9 +48,13 @@ struct LapackJob {
   void* out[3] = {nullptr, nullptr, nullptr};
   int64_t out_step[3] = {0, 0, 0};
   // Per matrix: 0 on success, else LAPACK's info (> 0: singular / not positive definite /
-  // no convergence at that step). Host memory, whatever the device (a GPU backend copies its
-  // device-side results here before returning).
+  // no convergence at that step), or kInfoNonFinite. Host memory, whatever the device (a GPU
+  // backend copies its device-side results here before returning).
   int64_t* info = nullptr;
+  // The matrix holds NaN or infinity where the routine cannot take it: LAPACK's ?gesdd and ?geev
+  // reject such input as an illegal argument (and print to stderr), so svd and eig answer this
+  // before calling them; the core raises LinAlgError, as NumPy and PyTorch do.
+  static constexpr int64_t kInfoNonFinite = INT64_MIN;
 };
 
 struct LinalgKernels {

@@ -93,8 +93,9 @@ void cast_into(const Array& dst, const Array& src) {
   if (dst.dtype() == src.dtype()) return copy_into(dst, src);
   if (!can_convert(dst.dtype(), src.dtype()))
     throw TypeError("cannot convert " + src.dtype().name() + " to " + dst.dtype().name() +
-                    ": storage-only dtypes only convert to and from the 13 standard dtypes, "
-                    "float16 and bfloat16");
+                    ": the float8, float6 and float4 formats are storage-only here (held, exchanged and "
+                    "copied, not converted); conversions exist among the 13 standard dtypes, float16 and "
+                    "bfloat16");
   if (dst.shape() != src.shape())
     throw ValueError("cast: shape mismatch " + shape_str(dst.shape()) + " vs " + shape_str(src.shape()));
   if (!dst.device().host_accessible() || !src.device().host_accessible()) {

@@ -286,6 +286,16 @@ struct QR {
   }
 };
 
+// Whether a matrix's n elements (real and imaginary parts) are all finite; one pass, which the
+// O(n^3) decompositions after it do not notice.
+template <class T>
+bool all_finite(const T* a, int64_t n) {
+  const Real<T>* parts = reinterpret_cast<const Real<T>*>(a);  // std::complex's layout: (re, im)
+  for (int64_t e = 0; e < (kComplex<T> ? 2 * n : n); ++e)
+    if (!std::isfinite(parts[e])) return false;
+  return true;
+}
+
 // svd / svdvals: out[0] = U (m x ucols), out[1] = S (k, real), out[2] = Vh (vtrows x n).
 // ?gesdd first; when it does not converge, ?gesvd on a saved copy (slower, more robust).
 template <class T>
@@ -322,6 +332,7 @@ struct SVD {
       }
       return 0;
     }
+    if (!all_finite(a, m * n)) return LapackJob::kInfoNonFinite;
     std::memcpy(saved.data(), a, sizeof(T) * saved.size());
     lint info = 0;
     gesdd(jobz, m, n, a, s, u, ld(m), vt, ld(vtrows), work.data(), lint(work.size()), rwork.data(), iwork.data(),
@@ -386,6 +397,7 @@ struct Eig {
     T* a = mat<T>(job, job.a, job.a_step, i);
     C* w = mat<C>(job, job.out[0], job.out_step[0], i);
     C* v = job.vectors ? mat<C>(job, job.out[1], job.out_step[1], i) : nullptr;
+    if (!all_finite(a, n * n)) return LapackJob::kInfoNonFinite;
     lint info = 0;
     if constexpr (kComplex<T>) {
       geev(jobvr, n, a, w, nullptr, v, work.data(), lint(work.size()), rwork.data(), &info);
