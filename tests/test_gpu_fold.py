@@ -96,6 +96,19 @@ def test_fold_dtypes_match_the_cpu(fake, log, name, dtype):
         check_against_cpu(name, a, "rocm:0", axis)
 
 
+@pytest.mark.parametrize("view,axis", [(lambda a: a, None), (lambda a: a, 1), (lambda a: a.mT, 0),
+                                       (lambda a: a[:, ::2], (0, 1)), (lambda a: a.transpose(1, 0, 2), (0, 2))])
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_bool_max_and_min_as_on_the_cpu(fake, log, name, view, axis):
+    # The fold table has no bool entries: they fold the same 0/1 bytes as uint8, in one job where
+    # the axes collapse, else the elementwise tree (the last case). Were an error on GPUs.
+    rng = np.random.default_rng(3)
+    a = view(rng.random((4, 3, 6)) < 0.3)
+    a[..., 0] = False
+    check_against_cpu(name, a, "rocm:0", axis)
+    check_against_cpu(name, a, "rocm:0", axis, keepdims=True)
+
+
 def test_signed_zero_and_nan_as_on_the_cpu(fake, log):
     z = dl.asarray(np.full((4, 3), -0.0)).to_device("rocm:0")
     assert np.signbit(host(dl.sum(z))) and np.all(np.signbit(host(dl.sum(z, axis=0))))

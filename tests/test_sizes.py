@@ -132,6 +132,17 @@ def test_tril_triu_extreme_diagonals():
         assert dl.triu(x, k=k).tolist() == np.triu(np.arange(12).reshape(3, 4), kk).tolist()
 
 
+def test_diagonal_extreme_offsets():
+    # -(-2**63) overflowed into a negative diagonal length (a view with shape (-2**63 + 4,)).
+    a = np.arange(12).reshape(3, 4)
+    x = dl.asarray(a)
+    for k in (2**63 - 1, -2**63, -2**63 + 1, -3, -2, 0, 3, 4):
+        got = dl.linalg.diagonal(x, offset=k)
+        assert got.tolist() == np.diagonal(a, offset=max(min(k, 10), -10)).tolist(), k
+    with pytest.raises((OverflowError, ValueError)):
+        dl.linalg.diagonal(x, offset=2**63)
+
+
 def test_meshgrid_whose_grids_are_too_big_raises_before_copying():
     with pytest.raises(ValueError, match=TOO_BIG):
         dl.meshgrid(*[dl.ones((256,))] * 8)

@@ -2,6 +2,7 @@
 // the kernel registry, the diagonal view, and the one driver every LAPACK form goes through.
 #include "core/linalg.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,11 @@ Array diagonal(const Array& x, int64_t offset) {
     throw ValueError("diagonal: x must have at least 2 dimensions (a matrix or a stack of them), got " +
                      std::to_string(d) + "-d");
   const int64_t rows = x.shape(d - 2), cols = x.shape(d - 1);
-  // Elements (i, i + offset): rows start at max(0, -offset), columns at max(0, offset).
-  const int64_t r0 = offset < 0 ? -offset : 0, c0 = offset > 0 ? offset : 0;
-  int64_t len = 0;
-  if (r0 < rows && c0 < cols) len = rows - r0 < cols - c0 ? rows - r0 : cols - c0;
+  // Elements (i, i + offset): rows start at max(0, -offset), columns at max(0, offset). An
+  // offset past either edge leaves none; testing that first keeps -offset from overflowing.
+  const bool inside = offset > -rows && offset < cols;
+  const int64_t r0 = inside && offset < 0 ? -offset : 0, c0 = inside && offset > 0 ? offset : 0;
+  const int64_t len = inside ? std::min(rows - r0, cols - c0) : 0;
   Dims shape(x.shape().data(), d - 2), strides(x.strides().data(), d - 2);
   shape.push_back(len);
   strides.push_back(x.stride(d - 2) + x.stride(d - 1));

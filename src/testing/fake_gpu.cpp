@@ -506,11 +506,21 @@ struct HostFold {
   }
 };
 
+// Answers whether visit_fold covers a job's op and dtype, as gpu_fold.cu's sizing call does.
+struct FoldCovered {
+  template <class T, class F>
+  int run() {
+    return kOk;
+  }
+};
+
 int fold_async(int device, const DlaGpuFold* j, void* temp, size_t* temp_bytes, void* stream) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
   if (bad_stream(stream)) return kBadStream;
   if (j->outer < 1 || j->inner < 1 || j->outer_low < 1 || j->outer % j->outer_low) return kBadPointer;
+  FoldCovered covered;
+  if (const int err = dla::gpu_kernels::visit_fold(*j, covered)) return err;  // DLA_GPU_UNSUPPORTED
   if (!temp) {
     *temp_bytes = fake_fold_scratch(*j);
     log("fold_scratch", device, stream);

@@ -121,6 +121,13 @@ bool fold_kernel(OpId op, const Array& out, const Array& in, const bool* reduced
 }
 
 void fold(FoldOp f, const Array& out, const Array& in, const bool* reduced) {
+  if (in.dtype().scalar == ScalarType::Bool && (f == FoldOp::Max || f == FoldOp::Min)) {
+    // max/min of bool (any/all, as on the CPU) are uint8 max/min of the same 0/1 bytes: the
+    // fold and maximum/minimum tables have no bool entries.
+    const DType bytes = DType::of(ScalarType::UInt8);
+    return fold(f, out.view(out.shape(), out.strides(), out.byte_offset(), bytes),
+                in.view(in.shape(), in.strides(), in.byte_offset(), bytes), reduced);
+  }
   const OpId op = op_of(f);
   if (fold_kernel(op, out, in, reduced)) return;
   combine_into(op, out, tree_fold(op, in, reduced));

@@ -1,0 +1,33 @@
+"""Bad input never crashes and never raises an exception the standard does not name: thousands of
+random calls (tests/random_calls.py) in a child process, on the CPU and over the fake GPU backend.
+The seeds are fixed, so a failure reproduces with the command the assertion prints."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def child_env():
+    """This environment, importing this very dlarray (a stale install elsewhere must not answer)."""
+    import dlarray
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(dlarray.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in [env.get("PYTHONPATH")] if p])
+    return env
+
+
+# The fake GPU's calls cost more (every launch runs on the host under the fake's lock): fewer.
+@pytest.mark.parametrize("seed, device, calls", [(1, None, 20000), (2, None, 20000), (3, "rocm:0", 10000)])
+def test_random_calls_raise_only_what_the_standard_names(seed, device, calls, tmp_path):
+    if device:
+        pytest.importorskip("dlarray._fake_gpu", exc_type=ModuleNotFoundError)
+    log = tmp_path / "calls.log"
+    argv = [sys.executable, os.path.join(HERE, "random_calls.py"), str(seed), str(calls), str(log)] + ([device] if device else [])
+    out = subprocess.run(argv, env=child_env(), capture_output=True, text=True, timeout=600)
+    last = log.read_text().splitlines()[-1:] if log.exists() else []
+    rerun = " ".join(argv[1:4] + ["calls.log"] + argv[5:])
+    assert out.returncode == 0, f"crashed (rc {out.returncode}) at {last}; rerun: python {rerun}\n{out.stderr[-3000:]}"
+    assert out.stdout.strip().endswith(f"done {calls} calls, 0 bad"), f"rerun: python {rerun}\n{out.stdout[-5000:]}"
