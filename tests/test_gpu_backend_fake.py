@@ -94,6 +94,32 @@ def test_out_of_memory_is_memory_error(fake):
         dlarray.empty(2**37, dtype=dlarray.uint8, device="rocm:0")
 
 
+def test_host_memory_running_out_under_the_fakes_capacity_is_memory_error():
+    # The fake's blocks are host memory: where the host cannot give one (here an address-space
+    # limit, in a child), the fake answers out of memory, as a GPU would (it returned NULL, and
+    # the fill that followed crashed).
+    import os
+    import subprocess
+    import sys
+    pytest.importorskip("dlarray._fake_gpu", exc_type=ModuleNotFoundError)
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
+        pytest.skip("AddressSanitizer reserves more address space than the limit allows")
+    child = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
+        "import dlarray, dlarray._fake_gpu as fg; fg.install()\n"
+        "for make in (lambda: dlarray.zeros(2**30, device='rocm:0'), lambda: dlarray.ones(2**30, device='rocm_host:0')):\n"
+        "    try:\n"
+        "        make()\n"
+        "    except MemoryError as e:\n"
+        "        print('MemoryError', e)\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(dlarray.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.count("MemoryError") == 2 and "rocm:0" in out.stdout, out.stdout
+
+
 # ---- strided copies -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "float32", "float64", "complex128"])

@@ -104,6 +104,7 @@ int malloc_async(int device, size_t n, void* stream, void** out) {
   if (bad_stream(stream)) return kBadStream;
   if (n > kFakeCapacity) return kOutOfMemory;
   *out = alloc(n);
+  if (!*out) return kOutOfMemory;  // the host has less memory than the fake's capacity
   g_device_blocks.emplace(*out, std::make_pair(n, device));
   log("malloc", device, stream);
   return kOk;
@@ -125,6 +126,7 @@ int malloc_host(size_t n, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
   ++g_host_allocations;
   *out = alloc(n);
+  if (!*out) return kOutOfMemory;
   g_host_blocks.insert(*out);
   return kOk;
 }
