@@ -167,6 +167,28 @@ def test_conjugate_view_is_refused_not_silently_unconjugated(path):
     assert dl.from_dlpack(c.conj().resolve_conj()).tolist() == [1 - 2j, 3 + 1j]
 
 
+@pytest.mark.parametrize("path", IMPORTS)
+@pytest.mark.parametrize("view", [
+    lambda z: z.conj().imag, lambda z: z.conj().imag[1:], lambda z: z.conj().imag.T,
+    lambda z: z.conj().imag[0, 1], lambda z: z.to(torch.complex64).conj().imag[:, 1:],
+], ids=["imag", "sliced", "transposed", "0-d", "complex64"])
+def test_negative_view_is_refused_not_silently_unnegated(path, view):
+    # The imaginary part of a conjugate view carries PyTorch's negative bit: both its __dlpack__
+    # and its C table export the memory as is (NumPy reads the wrong sign). dlarray refuses it,
+    # and copy=True takes the producer's copy, which resolves the bit.
+    z = torch.tensor([[1 + 2j, 3 - 1j], [5 + 6j, -7 - 8j]], dtype=torch.complex128)
+    t = view(z)
+    assert t.is_neg()
+    with pytest.raises(BufferError, match="negative view"):
+        IMPORTS[path](t)
+    with pytest.raises(BufferError, match="negative view"):
+        dl.asarray(t)
+    assert IMPORTS[path](t, copy=True).tolist() == t.tolist()
+    assert dl.asarray(t.resolve_neg()).tolist() == t.tolist()
+    plain = torch.arange(6.0, dtype=torch.float64)[1:]  # at an odd element offset, no negative bit
+    assert not plain.is_neg() and dl.from_dlpack(plain)._data_ptr == plain.data_ptr()
+
+
 @pytest.mark.parametrize("path", sorted(IMPORTS))
 def test_tensors_dlpack_cannot_describe_are_buffer_errors(path):
     # PyTorch's table raises RuntimeError for these; dlarray falls back to __dlpack__,

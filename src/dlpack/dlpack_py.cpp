@@ -393,6 +393,47 @@ PyObject* retry_for_older_producer(PyObject* x, PyObject* stream, bool passed_ex
   return cap;
 }
 
+// PyTorch (2.13) exports a conjugate view's memory without conjugating it (its __dlpack__
+// refuses such tensors, its exchange table does not), and a negative view's memory without
+// negating it through both (`z.conj().imag` is one: NumPy's from_dlpack reads the wrong sign).
+// The object is asked by the method PyTorch tensors have, only where the flag can be set by
+// public means: conjugate views are complex; negative views are the imaginary parts of
+// conjugate views and views of those, whose data lies an odd number of elements past the
+// complex storage, so only floating data at an address that is an odd multiple of its item
+// size is asked (the question costs ~70 ns; float tensors at such addresses are rare).
+bool peer_flag(PyObject* x, PyObject* name) {
+  // Types without the method (NumPy's, tvm-ffi's) cost one lookup in the type's cache, no
+  // AttributeError.
+  if (!name || !_PyType_Lookup(Py_TYPE(x), name)) return false;
+  PyObject* argv[2] = {nullptr, x};
+  PyObject* r = PyObject_VectorcallMethod(name, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+  if (!r) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool set = r == Py_True;
+  Py_DECREF(r);
+  return set;
+}
+
+// What makes x (imported as a) a view whose values DLPack cannot describe, or nullptr.
+const char* unresolved_view(PyObject* x, const Array& a) {
+  static PyObject* const is_conj = PyUnicode_InternFromString("is_conj");
+  static PyObject* const is_neg = PyUnicode_InternFromString("is_neg");
+  const DLDataType t = a.dtype().dl;
+  if (t.code == kDLComplex) return peer_flag(x, is_conj) ? "a conjugate view (its conjugate bit is set)" : nullptr;
+  const int64_t item = a.itemsize();
+  const bool imaginary_part_like = (t.code == kDLFloat || t.code == kDLBfloat) && item > 0 &&
+                                   reinterpret_cast<uintptr_t>(a.data()) % uintptr_t(2 * item) == uintptr_t(item);
+  return imaginary_part_like && peer_flag(x, is_neg) ? "a negative view (its negative bit is set)" : nullptr;
+}
+
+[[noreturn]] void refuse_view(PyObject* x, const char* what) {
+  throw BufferError(std::string("from_dlpack: the ") + Py_TYPE(x)->tp_name + " is " + what +
+                    ", which DLPack cannot describe; resolve it first (x.resolve_conj().resolve_neg() in PyTorch) "
+                    "or ask for copy=True");
+}
+
 // The Array in __dlpack__'s capsule; the capsule reference is released on every path.
 DLA_HOT Array consume_returned_capsule(PyObject* cap, bool* copied) {
   try {
@@ -403,6 +444,13 @@ DLA_HOT Array consume_returned_capsule(PyObject* cap, bool* copied) {
     Py_DECREF(cap);
     throw;
   }
+}
+
+// BufferError where x.__dlpack__()'s array a is a view DLPack cannot describe (a producer's
+// copy has resolved those).
+DLA_HOT void check_described(PyObject* x, const Array& a, bool copied) {
+  if (copied) return;
+  if (const char* what = unresolved_view(x, a)) refuse_view(x, what);
 }
 
 // Imports through the __dlpack__ protocol. Sets *copied when the producer made a copy.
@@ -418,7 +466,9 @@ DLA_HOT Array import_via_protocol(PyObject* x, const Device* want, int copy, boo
       cap = retry_for_older_producer(x, nullptr, false, &honoured_copy);
       if (!cap) return import_without_dlpack(x, nullptr);
     }
-    return consume_returned_capsule(cap, copied);
+    Array a = consume_returned_capsule(cap, copied);
+    check_described(x, a, *copied);
+    return a;
   }
   PyObject* stream = nullptr;  // new reference: the stream the producer orders its work before
   PyObject* dl_device = nullptr;
@@ -474,41 +524,26 @@ DLA_HOT Array import_via_protocol(PyObject* x, const Device* want, int copy, boo
   Array a = consume_returned_capsule(cap, copied);
   // A producer that accepted copy=True promised a copy even if it does not set IS_COPIED.
   if (honoured_copy && copy == 1) *copied = true;
+  check_described(x, a, *copied);
   return a;
-}
-
-// PyTorch's exchange table (2.13) exports a conjugate view's memory without conjugating
-// it (its __dlpack__ refuses such tensors). Only complex data can be a conjugate view, so
-// only then is the object asked, by the method PyTorch tensors have.
-bool is_conjugate_view(PyObject* x) {
-  static PyObject* name = PyUnicode_InternFromString("is_conj");
-  PyObject* argv[2] = {nullptr, x};
-  PyObject* r = name ? PyObject_VectorcallMethod(name, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr)
-                     : nullptr;
-  if (!r) {
-    PyErr_Clear();
-    return false;
-  }
-  const bool conj = r == Py_True;
-  Py_DECREF(r);
-  return conj;
 }
 
 // Imports through a peer's C exchange table into *out. The table is a fast path only:
 // when it refuses the object (PyTorch raises RuntimeError for sparse, quantized or meta
-// tensors), returns false so that __dlpack__ gives the producer's standard answer.
-bool import_via_table(PyObject* x, const DLPackExchangeAPI* api, Array* out) {
+// tensors), or hands over a view it cannot describe while a copy is asked for (the
+// producer's own copy resolves it), returns false so that __dlpack__ gives the producer's
+// standard answer.
+bool import_via_table(PyObject* x, const DLPackExchangeAPI* api, int copy, Array* out) {
   DLManagedTensorVersioned* mt = nullptr;
   if (api->managed_tensor_from_py_object_no_sync(x, &mt) != 0) {
     PyErr_Clear();
     return false;
   }
   *out = import_versioned(mt);  // owns mt from here, on failure too
-  if (is_complex(out->dtype().scalar) && is_conjugate_view(x)) {
+  if (const char* what = unresolved_view(x, *out)) {
     *out = Array();  // releases the peer's tensor
-    throw BufferError(std::string("from_dlpack: the ") + Py_TYPE(x)->tp_name +
-                      " is a conjugate view (its conjugate bit is set), which DLPack cannot describe; "
-                      "resolve it first (x.resolve_conj() in PyTorch)");
+    if (copy == 1) return false;
+    refuse_view(x, what);
   }
   order_after_peer(*out, api);
   return true;
@@ -597,7 +632,7 @@ DLA_HOT Array import_where_it_is(PyObject* x, const Device* want, int copy, bool
   const char* bad_table = nullptr;  // why the type's exchange table attribute is unusable
   if (use_peer_tables && (api = peer_exchange_api(Py_TYPE(x), &bad_table))) {
     Array a;
-    if (import_via_table(x, api, &a)) {
+    if (import_via_table(x, api, copy, &a)) {
       bump(dlpack_counters().imports_via_peer_table);
       return a;
     }
