@@ -16,6 +16,11 @@ def child_env():
     env = dict(os.environ)
     root = os.path.dirname(os.path.dirname(os.path.abspath(dlarray.__file__)))
     env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in [env.get("PYTHONPATH")] if p])
+    if "asan" in env.get("LD_PRELOAD", ""):
+        # Under AddressSanitizer the child cannot limit its address space (random_calls.py); the
+        # sanitizer's allocator refuses what the limit would have (MemoryError, not 16 GiB filled).
+        env["ASAN_OPTIONS"] = ":".join(o for o in [env.get("ASAN_OPTIONS"), "allocator_may_return_null=1",
+                                                   "max_allocation_size_mb=3072"] if o)
     return env
 
 
