@@ -430,3 +430,39 @@ def test_two_norm_of_everything_in_one_call_matches_the_general_path(dtype):
     assert la.vector_norm(dl.asarray(np.ones(4, dtype=dtype)), keepdims=True).shape == (1,)
     assert float(la.vector_norm(dl.asarray([3, 4]))) == 5.0
     assert float(la.vector_norm(dl.asarray(np.array([3 + 4j], dtype="complex64" if dtype == "float32" else "complex128")))) == 5.0
+
+
+def test_stacks_of_small_matrices_leave_other_threads_blas_alone():
+    # The stack's matrices are spread over dlarray's threads. That once switched OpenBLAS's
+    # process-wide pool to one thread around the loop, for any size: a dot or a product running
+    # in another Python thread at that moment was rounded as one thread rounds, so its bits
+    # depended on what else ran. Small matrices no longer switch it (OpenBLAS keeps their calls
+    # on one thread anyway); the concurrent results must equal the solo ones bit for bit.
+    import threading
+    saved = dl._core._num_threads()
+    dl._core._set_num_threads(2)
+    try:
+        rng = np.random.default_rng(7)
+        v = dl.asarray(rng.standard_normal(300_000))
+        m = dl.asarray(rng.standard_normal((300, 300)))
+        stack = dl.asarray(rng.standard_normal((400, 8, 8)) + 8 * np.eye(8))
+        solo = (to_numpy(la.vector_norm(v)), to_numpy(m @ m))
+        stop = threading.Event()
+
+        def small_stacks():
+            while not stop.is_set():
+                la.inv(stack)
+                la.svdvals(stack)
+
+        side = threading.Thread(target=small_stacks)
+        side.start()
+        try:
+            for _ in range(150):
+                assert to_numpy(la.vector_norm(v)).tobytes() == solo[0].tobytes()
+                assert to_numpy(m @ m).tobytes() == solo[1].tobytes()
+        finally:
+            stop.set()
+            side.join()
+    finally:
+        dl._core._set_num_threads(saved)
+

@@ -442,8 +442,8 @@ void run_stack(const LapackJob& job) {
     for (int64_t i = lo; i < hi; ++i) job.info[i] = state.run(i);
   };
   if (job.batch > 1 && work <= kSmallMatrix && num_threads() > 1) {
-    blas::SingleThreadedRegion one_blas_thread;
-    parallel_for(job.batch, work >= kGrainSize ? 1 : kGrainSize / (work > 0 ? work : 1), chunk);
+    const int64_t grain = work >= kGrainSize ? 1 : kGrainSize / (work > 0 ? work : 1);
+    blas::run_beside_blas_pool(work, [&] { parallel_for(job.batch, grain, chunk); });
   } else {
     chunk(0, job.batch);
   }

@@ -94,8 +94,9 @@ void float_matmul(const Array& out, const Array& a, const Array& b) {
   };
   const int64_t work = m * n * k;
   if (work <= kSmallProduct && num_threads() > 1) {
-    blas::SingleThreadedRegion one_blas_thread;
-    // Enough products per task to be worth a thread (about kGrainSize multiply-adds).
+    // Enough products per task to be worth a thread (about kGrainSize multiply-adds). OpenBLAS
+    // keeps products this small on the calling thread, so its pool is left as it is.
+    static_assert(kSmallProduct <= blas::kWorkOpenBlasKeepsOnOneThread, "else switch the pool off around this");
     parallel_for(count, work >= kGrainSize ? 1 : kGrainSize / work, run);
   } else {
     run(0, count);

@@ -140,7 +140,13 @@ inline cdouble dot(lint n, const cdouble* x, lint incx, const cdouble* y, lint i
 // own parallel_for spreads a stack of small problems over the cores, so that the two pools
 // never oversubscribe them. Only used for problems small enough that OpenBLAS would not
 // thread them anyway; the setting is process-wide, so a concurrent large call from another
-// Python thread runs single-threaded for that moment (never wrong, only slower).
+// Python thread runs single-threaded for that moment (slower, and rounded as one thread
+// rounds): run_beside_blas_pool sets it only where OpenBLAS could thread the stack's calls.
+// At or below this many multiply-adds per matrix (about m n k), OpenBLAS runs every call a
+// product or a matrix's LAPACK routine makes on the calling thread: its gemm threads only above
+// m n k = 65536 * GEMM_MULTITHREAD_THRESHOLD (4), its getrf below 10^4 elements never.
+constexpr int64_t kWorkOpenBlasKeepsOnOneThread = 64 * 64 * 64;
+
 class SingleThreadedRegion {
  public:
   SingleThreadedRegion() : previous_(scipy_openblas_get_num_threads64_()) {
@@ -155,5 +161,17 @@ class SingleThreadedRegion {
  private:
   int previous_;
 };
+
+// Runs f, which calls BLAS from several of dlarray's threads at once with `work` multiply-adds
+// per call, with OpenBLAS's pool switched off around it only where OpenBLAS could thread such a
+// call. The switch is process-wide (this OpenBLAS has no per-thread setting): a BLAS call of
+// another thread at that moment runs on one thread, with other rounding than the same call
+// alone, so it is avoided where it changes nothing.
+template <class F>
+void run_beside_blas_pool(int64_t work, F&& f) {
+  if (work <= kWorkOpenBlasKeepsOnOneThread) return f();
+  SingleThreadedRegion one_blas_thread;
+  f();
+}
 
 }  // namespace dla::cpu::blas
