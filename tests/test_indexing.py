@@ -445,6 +445,9 @@ def test_one_index_array_of_every_integer_type_gathers_every_item_size(index_dty
         x = dl.asarray(nx)
         np.testing.assert_array_equal(np.asarray(x[dl.asarray(nidx)]), nx[nidx])
         np.testing.assert_array_equal(np.asarray(dl.take(x, dl.asarray(nidx))), np.take(nx, nidx))
+        spread = np.zeros(600, dtype=nx.dtype)
+        spread[1::3] = nx  # a strided source: addressed by byte stride, not by element
+        np.testing.assert_array_equal(np.asarray(dl.asarray(spread)[1::3][dl.asarray(nidx)]), nx[nidx])
 
 
 def test_one_bad_index_deep_in_a_long_index_array_raises_and_names_it():
