@@ -194,7 +194,7 @@ def main(seed, n_calls, log_path, device=None):
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
     if device:
         import dlarray._fake_gpu
-        if "rocm" in dl._core._backends():  # a ROCm build (no AMD device: the test skips where one is)
+        if "rocm" in dl._core._backends():  # a ROCm build's backend: this child's rocm:0 is the fake
             dl._core._uninstall_gpu_backend("rocm")
         dlarray._fake_gpu.install()
         dl.set_default_device(device)
