@@ -134,12 +134,11 @@ int64_t matrix_step(const Array& buf) {
   return buf.shape(d - 1) * buf.shape(d - 2);
 }
 
-std::string which_matrix(const Dims& batch, int64_t i) {
-  return batch.empty() ? std::string("the matrix") : "the matrix at stack index " + batch_index_str(batch, i);
-}
-
+// The LinAlgError message for a matrix whose info says it failed (> 0, or kInfoNonFinite).
 std::string failure(const LapackJob& job, const char* fname, const Dims& batch, int64_t i, int64_t info) {
-  const std::string which = which_matrix(batch, i);
+  const std::string which = batch.empty() ? std::string("the matrix") : "the matrix at stack index " + batch_index_str(batch, i);
+  if (info == LapackJob::kInfoNonFinite)
+    return std::string(fname) + ": " + which + " contains NaN or infinity, where this decomposition is not defined";
   switch (job.op) {
     case LinalgOpId::cholesky:
       return std::string(fname) + ": " + which + " is not positive definite (its leading minor of order " +
@@ -162,10 +161,8 @@ void run_lapack(LapackJob& job, const Array& x, const Dims& batch, const char* f
   job.info = info.data();
   if (job.batch > 0) k.lapack(job);
   for (int64_t i = 0; i < job.batch; ++i) {
-    if (info[size_t(i)] == LapackJob::kInfoNonFinite)
-      throw LinAlgError(std::string(fname) + ": " + which_matrix(batch, i) +
-                        " contains NaN or infinity, where this decomposition is not defined");
-    if (info[size_t(i)] > 0) throw LinAlgError(failure(job, fname, batch, i, info[size_t(i)]));
+    if (info[size_t(i)] > 0 || info[size_t(i)] == LapackJob::kInfoNonFinite)
+      throw LinAlgError(failure(job, fname, batch, i, info[size_t(i)]));
     if (info[size_t(i)] < 0)
       throw RuntimeError(std::string(fname) + ": LAPACK rejected argument " + std::to_string(-info[size_t(i)]) +
                          " (a bug in dlarray; please report it)");

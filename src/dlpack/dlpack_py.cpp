@@ -400,7 +400,7 @@ PyObject* retry_for_older_producer(PyObject* x, PyObject* stream, bool passed_ex
 // public means: conjugate views are complex; negative views are the imaginary parts of
 // conjugate views and views of those, whose data lies an odd number of elements past the
 // complex storage, so only floating data at an address that is an odd multiple of its item
-// size is asked (the question costs ~70 ns; float tensors at such addresses are rare).
+// size is asked (the question costs about 100 ns; float tensors at such addresses are rare).
 bool peer_flag(PyObject* x, PyObject* name) {
   // Types without the method (NumPy's, tvm-ffi's) cost one lookup in the type's cache, no
   // AttributeError.

@@ -136,17 +136,17 @@ inline cdouble dot(lint n, const cdouble* x, lint incx, const cdouble* y, lint i
 #undef DLA_BY_VALUE
 #undef DLA_BY_POINTER
 
+// At or below this many multiply-adds per matrix (about m n k), OpenBLAS runs every call a
+// product or a matrix's LAPACK routine makes on the calling thread: its gemm threads only above
+// m n k = 65536 * GEMM_MULTITHREAD_THRESHOLD (4), its getrf below 10^4 elements never.
+constexpr int64_t kWorkOpenBlasKeepsOnOneThread = 64 * 64 * 64;
+
 // While alive, OpenBLAS runs every call on the calling thread: set around regions where our
 // own parallel_for spreads a stack of small problems over the cores, so that the two pools
 // never oversubscribe them. Only used for problems small enough that OpenBLAS would not
 // thread them anyway; the setting is process-wide, so a concurrent large call from another
 // Python thread runs single-threaded for that moment (slower, and rounded as one thread
 // rounds): run_beside_blas_pool sets it only where OpenBLAS could thread the stack's calls.
-// At or below this many multiply-adds per matrix (about m n k), OpenBLAS runs every call a
-// product or a matrix's LAPACK routine makes on the calling thread: its gemm threads only above
-// m n k = 65536 * GEMM_MULTITHREAD_THRESHOLD (4), its getrf below 10^4 elements never.
-constexpr int64_t kWorkOpenBlasKeepsOnOneThread = 64 * 64 * 64;
-
 class SingleThreadedRegion {
  public:
   SingleThreadedRegion() : previous_(scipy_openblas_get_num_threads64_()) {
