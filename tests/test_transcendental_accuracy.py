@@ -484,8 +484,13 @@ def _pow_pairs(dtype, rng, n=4000):
     x = np.exp(rng.uniform(-10, 10, n))
     y = rng.uniform(-1, 1, n) * top / np.maximum(np.abs(np.log(x)), 1.0)
     near_one = 1 + rng.uniform(-1e-3, 1e-3, 200)  # x ~ 1 with large y: where log x needs its extra bits
-    return (np.concatenate([x, near_one]).astype(dtype),
-            np.concatenate([y, rng.uniform(-5e4, 5e4, 200) if dtype == "float64" else rng.uniform(-800, 800, 200)]).astype(dtype))
+    # ... and y log x near the top of the range there (|log x| down to 2^-9 with |y| up to 3x10^5:
+    # log x's error is multiplied by 700; a table of log c from x87 long double gave 1.15 ulp here).
+    close = 1 + rng.uniform(-0.02, 0.02, 400)
+    steep = rng.choice([-1.0, 1.0], 400) * rng.uniform(0.9, 1.0, 400) * top / np.abs(np.log(close))
+    return (np.concatenate([x, near_one, close]).astype(dtype),
+            np.concatenate([y, rng.uniform(-5e4, 5e4, 200) if dtype == "float64" else rng.uniform(-800, 800, 200),
+                            steep]).astype(dtype))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -496,8 +501,10 @@ def test_pow_within_one_ulp(dtype):
         ref = np.power(x.astype(LD), y.astype(LD))
     keep = np.isfinite(ref.astype(dtype)) & (np.abs(ref) > np.finfo(dtype).smallest_normal)
     assert keep.sum() > 3000
-    # libmvec's pow as much as libm's; our own float32 row (AVX-512, in float64) 0.5015 measured.
-    bound = 0.51 if dl._core._vector_math_source("pow", dtype) == "own" else 1.0
+    # libmvec's pow as much as libm's; our own rows (AVX-512): float32 (in float64) 0.5015
+    # measured, float64 0.516 over 4x10^6 pairs (y log x up to 709, x near 1 with |y| to 3x10^5).
+    own = dl._core._vector_math_source("pow", dtype) == "own"
+    bound = (0.51 if dtype == "float32" else 0.53) if own else 1.0
     assert ulp_errors(got[keep], ref[keep], dtype).max() <= bound
     # A scalar exponent takes the broadcast row: the same values as the array of it; strided
     # operands are gathered into blocks: the same values again.

@@ -86,13 +86,14 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
 // The two-argument functions, same columns. pow: libmvec's float64 pow is within 1 ulp (0.998
 // measured over 1.6x10^6 pairs, NumPy's SVML loop about the same) at a quarter of glibc's scalar
-// time, its float32 powf 0.62 ulp but at 2.8x NumPy's time, so on AVX-512 float32 takes our own
-// (math_avx512_f32.h, evaluated in float64: 0.50 ulp). atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so on
+// time but 1.7x NumPy's, its float32 powf 0.62 ulp but at 2.8x NumPy's time, so on AVX-512 both
+// take our own (math_avx512_f64.h: 0.52 ulp; math_avx512_f32.h, evaluated in float64: 0.50
+// ulp), and elsewhere, where ours does not run, libmvec's (the AVX2 column). atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so on
 // AVX-512 both dtypes take our own (math_avx512_f64.h, math_avx512_f32.h), elsewhere float64
 // keeps glibc's scalar atan2 and float32 goes through libmvec's float64 one widened (its atan2f
 // is 3.2 ulp).
 #define DLA_VECTOR_MATH_POLICY2(X)                              \
-  X(pow, Own, Vector, Vector, Vector, Own, Vector)               \
+  X(pow, Own, Own, Vector, Vector, Own, Own)                     \
   X(atan2, Own, Own, Widened, Scalar, Own, Own)
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
@@ -130,7 +131,10 @@ struct LibmvecRow2 {
   template <class T>
   static void run(const T* a, const T* b, int64_t b_step, T* out, int64_t n) { call_row2<T>(Op, a, b, b_step, out, n); }
 };
-struct OwnPowRow32 {  // float32 only (AVX-512; installed where that holds)
+struct OwnPowRow {  // AVX-512 (installed where that holds)
+  static void run(const double* a, const double* b, int64_t b_step, double* out, int64_t n) {
+    math_avx512_f64_pow_row(a, b, b_step, out, n);
+  }
   static void run(const float* a, const float* b, int64_t b_step, float* out, int64_t n) {
     math_avx512_f32_pow_row(a, b, b_step, out, n);
   }
@@ -176,8 +180,9 @@ template <int Op>
 __attribute__((target("avx2"))) void widened_loop2(char** p, const int64_t* s, int64_t n) {
   loop2<LibmvecRow2<Op>, float, double>(p, s, n);
 }
-// Our own float32 pow (evaluated in float64 inside the row).
-void own_pow32_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnPowRow32, float, float>(p, s, n); }
+// Our own pow, a row per dtype (float32 evaluated in float64 inside its row).
+template <class F>
+void own_pow_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnPowRow, F, F>(p, s, n); }
 // Our own atan2, a row per dtype.
 template <class F>
 void own_atan2_loop(char** p, const int64_t* s, int64_t n) { loop2<OwnAtan2Row, F, F>(p, s, n); }
@@ -357,7 +362,7 @@ LoopFn own_float64_loop(OpId op) {
 LoopFn own_two_argument_loop(OpId op, bool float64) {
   if (vector_level() != VectorLevel::Avx512) return nullptr;
   if (op == OpId::atan2) return float64 ? &own_atan2_loop<double> : &own_atan2_loop<float>;
-  if (op == OpId::pow && !float64) return &own_pow32_loop;
+  if (op == OpId::pow) return float64 ? &own_pow_loop<double> : &own_pow_loop<float>;
   return nullptr;
 }
 
@@ -479,7 +484,8 @@ void install_vector_math(KernelTable& table) {
       g_source[op][0] = Widened;                                                               \
     }                                                                                          \
     if (g_source[op][0] != Scalar) g_half_f32[op] = table[op][f32];                            \
-    if ((everywhere || f64_source == Vector) && g_fn_d[op]) {                                  \
+    const bool own_f64_missing = f64_source == Own && g_source[op][1] != Own && b64 == Vector;  \
+    if ((everywhere || f64_source == Vector || own_f64_missing) && g_fn_d[op]) {               \
       table[op][f64] = &vector_loop2<op, double>;                                              \
       g_source[op][1] = Vector;                                                                \
     }                                                                                          \
