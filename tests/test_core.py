@@ -65,6 +65,43 @@ def test_rank_up_to_64():
         dl.zeros((1,) * 65)
 
 
+def test_small_blocks_are_reused_without_mixing_contents():
+    # Freed data blocks of up to 1 KiB are kept per thread and per 64-byte size class and
+    # handed out again: every size class at once, half of them freed and refilled, on the
+    # main thread and on worker threads that hand their arrays to the main thread to free.
+    import threading
+
+    def churn(seed, keep):
+        made = []
+        for k in range(1, 140):
+            n = (k * 7 + seed) % 130  # 0 to 1040 bytes of float64: every class and beyond
+            a = dl.full((n,), float(k + 1000 * seed))
+            made.append((a, float(k + 1000 * seed), n))
+        for i in range(0, len(made), 2):
+            made[i] = None  # back to the cache
+        for k in range(1, 70):
+            n = (k * 5 + seed) % 130
+            made.append((dl.full((n,), -float(k)), -float(k), n))
+        keep.extend(m for m in made if m is not None)
+
+    base = dl._core._allocator_stats("cpu")["bytes_in_use"]
+    kept = []
+    churn(0, kept)
+    threads = [threading.Thread(target=churn, args=(s, kept)) for s in (1, 2, 3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for entry in kept:
+        assert entry[0].shape == (entry[2],)
+        assert all(e == entry[1] for e in entry[0].tolist())
+    del entry
+    kept.clear()  # blocks made on the workers, freed here
+    import gc
+    gc.collect()
+    assert dl._core._allocator_stats("cpu")["bytes_in_use"] == base
+
+
 def test_freed_array_objects_are_reused_cleanly():
     # wrap() reuses the blocks of freed arrays: a reused block must start with no weak
     # references, its own value, and the type's reference count must not drift.

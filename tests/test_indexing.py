@@ -132,6 +132,28 @@ def test_integer_array_indexing_matches_numpy(data, shape):
     assert_matches(dl.asarray(a)[as_dl_key(key)], a[key])
 
 
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("index_dtype", ["int8", "uint8", "int32", "uint64", "int64"])
+def test_one_index_array_into_a_vector(dtype, index_dtype):
+    # x[idx] of a 1-d array by one C-contiguous index array takes a shortcut past the general
+    # plan (the fused gather): every dtype, index dtype and index shape, negative indices,
+    # strided and offset x, against NumPy; a strided index and one out of range take the
+    # general path (which names the index).
+    a = sample((40,), dtype)
+    x = dl.asarray(a)
+    signed = not index_dtype.startswith("u")
+    picks = np.array([0, 39, 7, 7, -1, -40, 20] if signed else [0, 39, 7, 7, 20], dtype=index_dtype)
+    for key in (picks, picks.reshape(-1, 1), picks[:1].reshape(()), picks[:0], np.tile(picks, (2, 3)), picks[::2]):
+        assert_matches(x[dl.asarray(key)], a[key])
+    inside = picks[(picks < 19) & (picks >= -19)]  # x[3:][::2] has 19 elements
+    assert_matches(x[3:][::2][dl.asarray(inside)], a[3:][::2][inside])
+    with pytest.raises(IndexError, match="40"):
+        x[dl.asarray(np.array([1, 40], dtype=index_dtype))]
+    if signed:
+        with pytest.raises(IndexError, match="-41"):
+            x[dl.asarray(np.array([-41, 0], dtype=index_dtype))]
+
+
 @FAST
 @given(data=st.data(), shape=npst.array_shapes(min_dims=2, max_dims=5, min_side=1, max_side=4))
 def test_mixed_advanced_and_basic_keys_match_numpy(data, shape):

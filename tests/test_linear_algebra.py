@@ -271,8 +271,31 @@ def test_vecdot_errors():
         dl.vecdot(dl.ones((3, 4)), dl.ones((3, 4)), axis=-3)
     with pytest.raises(ValueError):
         dl.vecdot(dl.ones(()), dl.ones(()))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="vecdot: x1 must have a numeric dtype"):
         dl.vecdot(dl.ones((2,), dtype=dl.bool), dl.ones((2,), dtype=dl.bool))
+    with pytest.raises(TypeError, match="vecdot: x2 must be a dlarray.Array"):
+        dl.vecdot(dl.ones(2), [1.0, 2.0])
+    # vecdot is a C++ entry whose every call but two real vectors goes to the Python
+    # composition: its argument errors still name vecdot.
+    with pytest.raises(TypeError, match=r"vecdot\(\) missing 1 required positional argument"):
+        dl.vecdot(dl.ones(2))
+    with pytest.raises(TypeError, match=r"vecdot\(\) got an unexpected keyword argument 'axes'"):
+        dl.vecdot(dl.ones(2), dl.ones(2), axes=0)
+
+
+@pytest.mark.parametrize("d1,d2", [("float64", "float64"), ("float32", "float32"), ("int8", "int64"),
+                                   ("uint16", "int32"), ("complex64", "complex64"), ("float32", "complex128")])
+@pytest.mark.parametrize("how", ["plain", "axis=-1", "axis=0", "strided"])
+def test_vecdot_of_two_vectors_every_way_in(d1, d2, how):
+    # Two vectors without keywords take the C++ shortcut (straight to matmul); keywords, complex
+    # and strided operands the Python composition: the same values and dtypes either way.
+    a, b = rand((12,), d1, 31), rand((12,), d2, 32)
+    x, y = dl.asarray(a), dl.asarray(b)
+    if how == "strided":
+        a, b, x, y = a[::3], b[1::3], x[::3], y[1::3]
+    kw = {"axis": int(how[5:])} if how.startswith("axis") else {}
+    check(dl.vecdot(x, y, **kw), np.vecdot(a, b))
+    assert inspect.signature(dl.vecdot) == inspect.signature(lambda x1, x2, /, *, axis=-1: None)
 
 
 # ---- properties ---------------------------------------------------------------------------------

@@ -9,9 +9,6 @@ import operator as _operator
 from . import _core
 
 
-_COMPLEX = (_core.complex64, _core.complex128)
-
-
 def _check_array(x, fname, what):
     if not isinstance(x, _core.Array):
         raise TypeError(f"{fname}: {what} must be a dlarray.Array, got {type(x).__name__}")
@@ -93,13 +90,18 @@ def tensordot(x1, x2, /, *, axes=2):
     return _core.reshape(out, tuple(x1.shape[i] for i in free1) + tuple(x2.shape[i] for i in free2))
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+# vecdot(x1, x2, /, *, axis=-1) is _core.vecdot: two real vectors with the default axis go
+# straight to matmul in C++ (the checks below all pass for them), every other call comes here.
+vecdot = _core.vecdot
+
+
+def _vecdot_composed(x1, x2, /, *, axis=-1):
     """Dot product along axis of broadcast x1 and x2: sum(conj(x1) * x2, axis=axis)."""
-    if (type(x1) is _core.Array and type(x2) is _core.Array and x1.ndim == 1 and x2.ndim == 1 and type(axis) is int
-            and axis in (-1, 0) and x1.shape == x2.shape and x1.dtype not in _COMPLEX):
-        return _core.matmul(x1, x2)  # the common call, two real vectors: the checks below all pass
     _check_array(x1, "vecdot", "x1")
     _check_array(x2, "vecdot", "x2")
+    for x, what in ((x1, "x1"), (x2, "x2")):
+        if x.dtype == _core.bool:
+            raise TypeError(f"vecdot: {what} must have a numeric dtype, got bool")
     axis = _axis_index(axis, "vecdot", "axis")
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: x1 and x2 must have at least one dimension")
@@ -121,3 +123,6 @@ def vecdot(x1, x2, /, *, axis=-1):
     v1 = _core.expand_dims(_core.moveaxis(x1, axis, -1), axis=-2)
     v2 = _core.expand_dims(_core.moveaxis(x2, axis, -1), axis=-1)
     return _core.matmul(v1, v2)[..., 0, 0]
+
+
+_vecdot_composed.__name__ = _vecdot_composed.__qualname__ = "vecdot"  # what its errors are about

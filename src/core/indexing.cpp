@@ -456,7 +456,11 @@ void scatter(const Plan& p, const Array& value) {
 
 int64_t index_scalar(const Array& a) {
   Scalar s = load_scalar(a.dtype(), on_host(a).data());
-  if (s.kind == Scalar::Kind::UInt) throw IndexError("index " + std::to_string(s.u) + " is out of bounds");
+  // uint64 values above INT64_MAX lie beyond every axis; the rest are ordinary indices.
+  if (s.kind == Scalar::Kind::UInt) {
+    if (s.u > uint64_t(INT64_MAX)) throw IndexError("index " + std::to_string(s.u) + " is out of bounds");
+    return int64_t(s.u);
+  }
   return s.i;
 }
 
@@ -505,6 +509,18 @@ Array getitem(const Array& x, const IndexItem* key, int n) {
   SimpleView v;
   if (simple_view(x, key, n, &v))  // built in the caller's object (x[i, j] is a hot path)
     return Array(x.storage(), v.offset, Dims(v.shape, v.ndim), Dims(v.strides, v.ndim), x.dtype(), x.flags());
+  // x[idx] of a 1-d CPU array by one C-contiguous CPU integer array: the fused pass of gather()
+  // without the general plan and layout, which were most of x[idx]'s time on small arrays
+  // (0.24 us against NumPy's 0.13 for 10 elements). Out of range: the general path reports it.
+  if (n == 1 && key[0].kind == IndexItem::Kind::Array && x.ndim() == 1 && x.device().kind == DeviceKind::CPU) {
+    const Array& idx = *key[0].array;
+    if (is_int_array(idx) && idx.device().kind == DeviceKind::CPU && idx.is_c_contiguous() && !x.dtype().is_subbyte()) {
+      Array out = Array::empty(idx.shape(), x.dtype(), Device{});
+      if (gather_indexed_elements(idx.data(), idx.dtype().scalar, idx.size(), x.shape(0), x.stride(0) * x.itemsize(),
+                                  x.data(), out.data(), x.itemsize()))
+        return out;
+    }
+  }
   Plan p = make_plan(x, key, n);
   if (p.adv.empty()) return std::move(p.view);
   if (!x.device().host_accessible()) {
