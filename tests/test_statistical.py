@@ -269,6 +269,17 @@ def test_cumulative_argument_errors(name):
         f(dl.ones(3), include_initial=1)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8", "complex128"])
+def test_cumulative_sum_of_long_rows_adds_left_to_right(dtype):
+    # Along the last axis the running value is kept in a register: the same left-to-right
+    # additions as NumPy's (bit-equal for floats), one long row and rows split over threads.
+    for shape in ((100_000,), (64, 5000)):
+        x = values(shape, dtype)
+        got = dl.cumulative_sum(dl.asarray(x), axis=-1)
+        want = np.cumulative_sum(x, axis=-1, dtype=accumulate_dtype(dtype))
+        np.testing.assert_array_equal(to_numpy(got), want)
+
+
 def test_cumulative_sum_of_a_strided_view():
     x = np.arange(60.0).reshape(6, 10)[::-2, 1::3]
     a = dl.asarray(np.arange(60.0).reshape(6, 10))[::-2, 1::3]

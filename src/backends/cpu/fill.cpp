@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "backends/cpu/cpu_features.h"
 #include "core/dispatch.h"
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -12,6 +13,19 @@
 
 namespace dla {
 namespace {
+
+// A contiguous row of n elements of Words words each, all `value`. Also compiled for AVX2,
+// taken where the CPU has it: the baseline's 16-byte stores filled 4 MB in cache at half
+// NumPy's rate (68 us against 35), 32-byte ones match it.
+template <class U, int Words>
+inline void store_row(U* d, const U* value, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int w = 0; w < Words; ++w) d[i * Words + w] = value[w];
+}
+template <class U, int Words>
+__attribute__((target("avx2"))) void store_row_avx2(U* d, const U* value, int64_t n) {
+  store_row<U, Words>(d, value, n);
+}
 
 // Elements are filled as unsigned integers of their size (16-byte ones as two 8-byte halves):
 // a struct-typed store loop stays scalar (8 bytes per cycle, 29 GB/s, a third of NumPy's fill
@@ -30,9 +44,10 @@ void fill_rows(const Array& dst, const char* elem) {
     if (s[0] == item && one_byte) {
       std::memset(p[0], elem[0], size_t(n * item));
     } else if (s[0] == item) {
-      U* d = reinterpret_cast<U*>(p[0]);
-      for (int64_t i = 0; i < n; ++i)
-        for (int w = 0; w < Words; ++w) d[i * Words + w] = value[w];
+      if (cpu::vector_level() != cpu::VectorLevel::None)
+        store_row_avx2<U, Words>(reinterpret_cast<U*>(p[0]), value, n);
+      else
+        store_row<U, Words>(reinterpret_cast<U*>(p[0]), value, n);
     } else {
       for (int64_t i = 0; i < n; ++i) std::memcpy(p[0] + i * s[0], value, sizeof value);
     }

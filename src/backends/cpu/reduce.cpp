@@ -450,6 +450,14 @@ void scan_typed(const Array& out, int axis) {
     const F f{};
     for (int64_t o = b; o < e; ++o) {
       T* block = base + o * len * inner;
+      if (inner == 1) {
+        // Along the last axis the running value stays in a register: reading it back from
+        // the element just stored made each step wait on store forwarding (10^6 float64:
+        // 3.6 ms, NumPy's cumsum 3.3).
+        T acc = block[0];
+        for (int64_t l = 1; l < len; ++l) block[l] = acc = f(acc, block[l]);
+        continue;
+      }
       for (int64_t l = 1; l < len; ++l) {
         const T* prev = block + (l - 1) * inner;
         T* cur = block + l * inner;
