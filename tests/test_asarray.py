@@ -154,3 +154,27 @@ def test_sequences_of_numpy_scalars_take_numpy_dtypes(seq):
     ref = np.asarray(seq)
     assert str(x.dtype) == str(ref.dtype)
     assert x.tolist() == ref.tolist()
+
+
+def test_list_and_tuple_subclasses_keep_their_protocols():
+    # Plain lists and tuples go straight to the sequence reader; a subclass may carry DLPack of
+    # its own, which is still asked first.
+    backing = np.arange(4.0)
+
+    class ListWithDLPack(list):
+        def __dlpack__(self, **kw):
+            return backing.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return backing.__dlpack_device__()
+
+    class TupleWithDLPack(tuple):
+        __dlpack__ = ListWithDLPack.__dlpack__
+        __dlpack_device__ = ListWithDLPack.__dlpack_device__
+
+    via_list = dl.asarray(ListWithDLPack([9.0]))
+    via_tuple = dl.asarray(TupleWithDLPack((9.0,)))
+    assert via_list.tolist() == via_tuple.tolist() == [0.0, 1.0, 2.0, 3.0]
+    backing[0] = 5.0  # both share the memory (zero-copy), unlike a read of the elements
+    assert via_list[0] == 5.0 and via_tuple[0] == 5.0
+    assert dl.asarray([9.0, 8.0]).tolist() == [9.0, 8.0] and dl.asarray((1, 2)).tolist() == [1, 2]
