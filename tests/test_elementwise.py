@@ -203,6 +203,39 @@ def test_floor_divide_follows_the_standard_with_infinities():
         assert fd(a, b) == a // b
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"])
+def test_integer_division_by_one_divisor(dtype):
+    # x // d and x % d with one divisor for the row run by its magic multiplier (and four
+    # 64-bit lanes at a time on AVX2): the same values as the per-element path (an array of
+    # d), and NumPy's except at d = 0 and -1 (where the per-element path defines them: 0, and
+    # INT_MIN // -1 wrapping to INT_MIN). Bytes: every numerator with every divisor.
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(info.bits)
+    if info.bits == 8:
+        xs = np.arange(info.min, info.max + 1).astype(dtype)
+        divisors = xs
+    else:
+        edge = [info.min, info.min + 1, info.max, info.max - 1, 0, 1, 2, 3, 5, 7, 10, 255, 256, 1000,
+                2 ** (info.bits // 2), 2 ** (info.bits // 2) + 1, 2 ** (info.bits - 2) + 1]
+        if info.min < 0:
+            edge += [-1, -2, -3, -7, -10, -256, -(2 ** (info.bits // 2)), -(2 ** (info.bits - 2)) - 1]
+        xs = np.concatenate([np.array(edge, dtype=dtype),
+                             rng.integers(info.min, info.max, 2000, dtype=dtype, endpoint=True)])
+        divisors = np.concatenate([np.array(edge, dtype=dtype), rng.integers(info.min, info.max, 30, dtype=dtype, endpoint=True)])
+    x = dl.asarray(xs)
+    for dv in divisors:
+        one = dl.asarray(np.array(dv, dtype=dtype))
+        every = dl.asarray(np.full_like(xs, dv))
+        for name in ("floor_divide", "remainder"):
+            got = np.from_dlpack(getattr(dl, name)(x, one))
+            np.testing.assert_array_equal(got, np.from_dlpack(getattr(dl, name)(x, every)), err_msg=f"{name} by {dv}")
+            if dv != 0 and not (info.min < 0 and dv == -1):
+                np.testing.assert_array_equal(got, getattr(np, name)(xs, dv), err_msg=f"{name} by {dv}")
+    # The Python-scalar operators take the same row; an odd length leaves a tail.
+    np.testing.assert_array_equal(np.from_dlpack(x[1:] // 7), xs[1:] // 7)
+    np.testing.assert_array_equal(np.from_dlpack(x[1:] % 7), xs[1:] % 7)
+
+
 def test_remainder_matches_python():
     for a, b in [(5.5, 2.0), (-5.5, 2.0), (5.5, -2.0), (1.0, math.inf), (-1.0, math.inf), (1.0, -math.inf), (0.0, -3.0)]:
         got = float(dl.remainder(dl.asarray(a), dl.asarray(b)))
