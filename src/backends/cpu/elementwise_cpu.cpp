@@ -14,6 +14,7 @@
 #endif
 
 #include "backends/cpu/bool_rows_avx512.h"
+#include "backends/cpu/int_divide_rows_avx512.h"
 #include "backends/cpu/elementwise_loops.h"
 #include "backends/cpu/half_convert.h"
 #include "backends/cpu/parallel.h"
@@ -54,6 +55,7 @@ void fill_kernels(KernelTable& table) {
     avx2_loops::fill_kernels_1(table);
     avx2_loops::fill_kernels_2(table);
     install_avx512_bool_rows(table);
+    install_avx512_int_divide_rows(table);
   }
 #endif
   install_vector_math(table);
