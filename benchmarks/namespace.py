@@ -44,6 +44,7 @@ def cases(n):
     nidx = rng.integers(0, n, max(n // 10, 1))
     idx = dl.asarray(nidx)
     half = slice(0, n // 2)
+    values = nd.tolist()
     return [
         ("zeros", lambda: dl.zeros(n), lambda: np.zeros(n)),
         ("full", lambda: dl.full(n, 2.0), lambda: np.full(n, 2.0)),
@@ -72,6 +73,9 @@ def cases(n):
         ("x[idx]", lambda: f[idx], lambda: nf[nidx]),
         ("take", lambda: dl.take(f, idx), lambda: np.take(nf, nidx)),
         ("x[a:b] = v", lambda: f.__setitem__(half, 1.0), lambda: nf.__setitem__(half, 1.0)),
+        ("x // 7 int64", lambda: i // 7, lambda: ni // 7),
+        ("x % 7 int64", lambda: i % 7, lambda: ni % 7),
+        ("asarray(list)", lambda: dl.asarray(values), lambda: np.asarray(values)),
         ("sum int64", lambda: dl.sum(i), lambda: np.sum(ni)),
         ("prod float64", lambda: dl.prod(d), lambda: np.prod(nd)),
         ("mean float32", lambda: dl.mean(f), lambda: np.mean(nf)),
@@ -146,7 +150,8 @@ def main():
     print(f"{'case':<30} {'dlarray':>12} {'numpy':>12} {'ratio':>7}")
     ratios = []
     for n, number in ((10**6, 2 if args.quick else 10), (10, 2000 if args.quick else 20000)):
-        heavy = {"matmul", "solve", "det", "sort float32", "argsort int64", "unique_values", "searchsorted", "fft"}
+        heavy = {"matmul", "solve", "det", "sort float32", "argsort int64", "unique_values", "searchsorted", "fft",
+                 "asarray(list)"}
         for name, ours, theirs in cases(n):
             if args.only and not any(s in name for s in args.only):
                 continue
