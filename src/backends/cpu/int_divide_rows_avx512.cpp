@@ -13,72 +13,49 @@ namespace {
 
 LoopFn g_replaced[kNumOps][kNumScalarTypes];
 
-// Lane operations of width W bits (16, 32 or 64) on unsigned lanes.
+// Lane operations of width W bits (16, 32 or 64) on unsigned lanes: the same set for each
+// width, from the intrinsics of its suffix; the high half of a product is each width's own.
 template <int W>
 struct Lanes;
-template <>
-struct Lanes<16> {
-  using Mask = __mmask32;
-  DLA_INT_DIVIDE_TARGET static __m512i set(uint64_t v) { return _mm512_set1_epi16(short(v)); }
-  DLA_INT_DIVIDE_TARGET static __m512i sub(__m512i a, __m512i b) { return _mm512_sub_epi16(a, b); }
-  DLA_INT_DIVIDE_TARGET static __m512i add(__m512i a, __m512i b) { return _mm512_add_epi16(a, b); }
-  DLA_INT_DIVIDE_TARGET static __m512i srl(__m512i a, __m128i c) { return _mm512_srl_epi16(a, c); }
-  DLA_INT_DIVIDE_TARGET static __m512i sign(__m512i a) { return _mm512_srai_epi16(a, 15); }
-  DLA_INT_DIVIDE_TARGET static __m512i mulhi(__m512i x, __m512i m) { return _mm512_mulhi_epu16(x, m); }
-  DLA_INT_DIVIDE_TARGET static __m512i mullo(__m512i a, __m512i b) { return _mm512_mullo_epi16(a, b); }
-  DLA_INT_DIVIDE_TARGET static Mask is_zero(__m512i a) { return _mm512_testn_epi16_mask(a, a); }
-  DLA_INT_DIVIDE_TARGET static Mask nonzero(__m512i a) { return _mm512_test_epi16_mask(a, a); }
-  DLA_INT_DIVIDE_TARGET static __m512i mask_sub(__m512i src, Mask k, __m512i a, __m512i b) {
-    return _mm512_mask_sub_epi16(src, k, a, b);
-  }
-};
-template <>
-struct Lanes<32> {
-  using Mask = __mmask16;
-  DLA_INT_DIVIDE_TARGET static __m512i set(uint64_t v) { return _mm512_set1_epi32(int(v)); }
-  DLA_INT_DIVIDE_TARGET static __m512i sub(__m512i a, __m512i b) { return _mm512_sub_epi32(a, b); }
-  DLA_INT_DIVIDE_TARGET static __m512i add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
-  DLA_INT_DIVIDE_TARGET static __m512i srl(__m512i a, __m128i c) { return _mm512_srl_epi32(a, c); }
-  DLA_INT_DIVIDE_TARGET static __m512i sign(__m512i a) { return _mm512_srai_epi32(a, 31); }
-  // Even lanes' products have their high halves moved down; odd lanes' are already in place.
-  DLA_INT_DIVIDE_TARGET static __m512i mulhi(__m512i x, __m512i m) {
-    const __m512i even = _mm512_srli_epi64(_mm512_mul_epu32(x, m), 32);
-    const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(x, 32), m);
-    return _mm512_mask_blend_epi32(0xaaaa, even, odd);
-  }
-  DLA_INT_DIVIDE_TARGET static __m512i mullo(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
-  DLA_INT_DIVIDE_TARGET static Mask is_zero(__m512i a) { return _mm512_testn_epi32_mask(a, a); }
-  DLA_INT_DIVIDE_TARGET static Mask nonzero(__m512i a) { return _mm512_test_epi32_mask(a, a); }
-  DLA_INT_DIVIDE_TARGET static __m512i mask_sub(__m512i src, Mask k, __m512i a, __m512i b) {
-    return _mm512_mask_sub_epi32(src, k, a, b);
-  }
-};
-template <>
-struct Lanes<64> {
-  using Mask = __mmask8;
-  DLA_INT_DIVIDE_TARGET static __m512i set(uint64_t v) { return _mm512_set1_epi64(int64_t(v)); }
-  DLA_INT_DIVIDE_TARGET static __m512i sub(__m512i a, __m512i b) { return _mm512_sub_epi64(a, b); }
-  DLA_INT_DIVIDE_TARGET static __m512i add(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
-  DLA_INT_DIVIDE_TARGET static __m512i srl(__m512i a, __m128i c) { return _mm512_srl_epi64(a, c); }
-  DLA_INT_DIVIDE_TARGET static __m512i sign(__m512i a) { return _mm512_srai_epi64(a, 63); }
-  // Four 32 x 32 -> 64 products and the carries of their middle sums.
-  DLA_INT_DIVIDE_TARGET static __m512i mulhi(__m512i x, __m512i m) {
-    const __m512i low32 = _mm512_set1_epi64(0xffffffffll);
-    const __m512i x_hi = _mm512_srli_epi64(x, 32), m_hi = _mm512_srli_epi64(m, 32);
-    const __m512i ll = _mm512_mul_epu32(x, m), lh = _mm512_mul_epu32(x, m_hi);
-    const __m512i hl = _mm512_mul_epu32(x_hi, m), hh = _mm512_mul_epu32(x_hi, m_hi);
-    const __m512i mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, low32)),
-                                         _mm512_and_si512(hl, low32));
-    return _mm512_add_epi64(_mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32)),
-                            _mm512_add_epi64(_mm512_srli_epi64(hl, 32), _mm512_srli_epi64(mid, 32)));
-  }
-  DLA_INT_DIVIDE_TARGET static __m512i mullo(__m512i a, __m512i b) { return _mm512_mullo_epi64(a, b); }
-  DLA_INT_DIVIDE_TARGET static Mask is_zero(__m512i a) { return _mm512_testn_epi64_mask(a, a); }
-  DLA_INT_DIVIDE_TARGET static Mask nonzero(__m512i a) { return _mm512_test_epi64_mask(a, a); }
-  DLA_INT_DIVIDE_TARGET static __m512i mask_sub(__m512i src, Mask k, __m512i a, __m512i b) {
-    return _mm512_mask_sub_epi64(src, k, a, b);
-  }
-};
+#define DLA_INT_DIVIDE_LANES(W, SUFFIX, MASK, SET)                                                                   \
+  template <>                                                                                                       \
+  struct Lanes<W> {                                                                                                 \
+    using Mask = MASK;                                                                                              \
+    DLA_INT_DIVIDE_TARGET static __m512i set(uint64_t v) { return SET; }                                            \
+    DLA_INT_DIVIDE_TARGET static __m512i sub(__m512i a, __m512i b) { return _mm512_sub_##SUFFIX(a, b); }            \
+    DLA_INT_DIVIDE_TARGET static __m512i add(__m512i a, __m512i b) { return _mm512_add_##SUFFIX(a, b); }            \
+    DLA_INT_DIVIDE_TARGET static __m512i srl(__m512i a, __m128i c) { return _mm512_srl_##SUFFIX(a, c); }            \
+    DLA_INT_DIVIDE_TARGET static __m512i sign(__m512i a) { return _mm512_srai_##SUFFIX(a, W - 1); }                 \
+    DLA_INT_DIVIDE_TARGET static __m512i mullo(__m512i a, __m512i b) { return _mm512_mullo_##SUFFIX(a, b); }        \
+    DLA_INT_DIVIDE_TARGET static Mask nonzero(__m512i a) { return _mm512_test_##SUFFIX##_mask(a, a); }              \
+    DLA_INT_DIVIDE_TARGET static __m512i mask_sub(__m512i src, Mask k, __m512i a, __m512i b) {                      \
+      return _mm512_mask_sub_##SUFFIX(src, k, a, b);                                                                \
+    }                                                                                                               \
+    DLA_INT_DIVIDE_TARGET static __m512i mulhi(__m512i x, __m512i m);                                               \
+  };
+DLA_INT_DIVIDE_LANES(16, epi16, __mmask32, _mm512_set1_epi16(short(v)))
+DLA_INT_DIVIDE_LANES(32, epi32, __mmask16, _mm512_set1_epi32(int(v)))
+DLA_INT_DIVIDE_LANES(64, epi64, __mmask8, _mm512_set1_epi64(int64_t(v)))
+#undef DLA_INT_DIVIDE_LANES
+
+DLA_INT_DIVIDE_TARGET __m512i Lanes<16>::mulhi(__m512i x, __m512i m) { return _mm512_mulhi_epu16(x, m); }
+// Even lanes' products have their high halves moved down; odd lanes' are already in place.
+DLA_INT_DIVIDE_TARGET __m512i Lanes<32>::mulhi(__m512i x, __m512i m) {
+  const __m512i even = _mm512_srli_epi64(_mm512_mul_epu32(x, m), 32);
+  const __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(x, 32), m);
+  return _mm512_mask_blend_epi32(0xaaaa, even, odd);
+}
+// Four 32 x 32 -> 64 products and the carries of their middle sums.
+DLA_INT_DIVIDE_TARGET __m512i Lanes<64>::mulhi(__m512i x, __m512i m) {
+  const __m512i low32 = _mm512_set1_epi64(0xffffffffll);
+  const __m512i x_hi = _mm512_srli_epi64(x, 32), m_hi = _mm512_srli_epi64(m, 32);
+  const __m512i ll = _mm512_mul_epu32(x, m), lh = _mm512_mul_epu32(x, m_hi);
+  const __m512i hl = _mm512_mul_epu32(x_hi, m), hh = _mm512_mul_epu32(x_hi, m_hi);
+  const __m512i mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, low32)),
+                                       _mm512_and_si512(hl, low32));
+  return _mm512_add_epi64(_mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32)),
+                          _mm512_add_epi64(_mm512_srli_epi64(hl, 32), _mm512_srli_epi64(mid, 32)));
+}
 
 // One vector of W-bit lanes x (sign-extended where T is signed): floor(x / b) or x mod b with
 // Python's signs, as int_divide_by_scalar_row computes them lane by lane.

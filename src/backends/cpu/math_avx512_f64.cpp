@@ -660,13 +660,15 @@ struct Kernel<ExpLogFn::Atan> {
 // zero, infinite or NaN argument, or a magnitude outside [2^-500, 2^500] (where z could
 // underflow or d + c n overflow), are libm's.
 struct Atan2Kernel {
-  DLA_V512 static __mmask8 fast(__m512d y, __m512d x) {
+  using Regs = AtanRegs;
+  static double scalar(double y, double x) { return std::atan2(y, x); }
+  DLA_V512 static __mmask8 fast(__m512d y, __m512d x, __m512d) {
     const __m512d lo = set(0x1p-500), hi = set(0x1p500);
     const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
     return _mm512_cmp_pd_mask(ay, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(ay, hi, _CMP_LE_OQ) &
            _mm512_cmp_pd_mask(ax, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(ax, hi, _CMP_LE_OQ);
   }
-  DLA_V512 static __m512d compute(__m512d y, __m512d x, const AtanRegs& T) {
+  DLA_V512 static __m512d compute(__m512d y, __m512d x, const AtanRegs& T, __m512d*) {
     const Atan2Reduction red = atan2_reduce(y, x);
     const __m512d n = red.n, d = red.d, c = red.c;
     // n - c d = num + num_lo: c d = p + p_lo exactly, n - p as a two-sum.
@@ -697,32 +699,6 @@ struct Atan2Kernel {
     return with_sign_of(_mm512_add_pd(r, r_lo), y);
   }
 };
-
-// Two arguments: y[i], x[i * x_step] (x_step 0: one x for the row); slow lanes are libm's.
-__attribute__((noinline)) void atan2_fix_up(__mmask8 slow, const double* ys, const double* xs, double* out) {
-  for (int l = 0; l < 8; ++l)
-    if (slow & (1u << l)) out[l] = std::atan2(ys[l], xs[l]);
-}
-
-__attribute__((target(DLA_AVX512_TARGET))) void atan2_row(const double* y, const double* x, int64_t x_step,
-                                                           double* out, int64_t n) {
-  AtanRegs T;
-  load_regs(&T);
-  const __m512d x_one = set(x_step == 0 ? x[0] : 1.0);
-  for (int64_t i = 0; i < n; i += 8) {
-    const __mmask8 live = n - i >= 8 ? __mmask8(0xff) : __mmask8((1u << (n - i)) - 1);
-    const __m512d yv = _mm512_mask_loadu_pd(set(1.0), live, y + i);
-    const __m512d xv = x_step == 0 ? x_one : _mm512_mask_loadu_pd(set(1.0), live, x + i);
-    _mm512_mask_storeu_pd(out + i, live, Atan2Kernel::compute(yv, xv, T));
-    const __mmask8 slow = live & ~Atan2Kernel::fast(yv, xv);
-    if (slow) {
-      alignas(64) double ys[8], xs[8];
-      _mm512_store_pd(ys, yv);
-      _mm512_store_pd(xs, xv);
-      atan2_fix_up(slow, ys, xs, out + i);
-    }
-  }
-}
 
 // ---- tan -----------------------------------------------------------------------------------
 // x = n pi/4 + r, |r| <= pi/8 (a little more where x 4/pi rounds), for |x| < 2^20: pi/4 =
@@ -1039,6 +1015,8 @@ DLA_V512 DD pow_log(__m512d x, const PowRegs& T) {
 }
 
 struct PowKernel {
+  using Regs = PowRegs;
+  static double scalar(double x, double y) { return std::pow(x, y); }
   // x finite and nonzero, y finite, and y log|x| on exp's fast range (as Kernel<Exp>).
   DLA_V512 static __mmask8 fast(__m512d x, __m512d y, __m512d t) {
     return __mmask8(~(_mm512_fpclass_pd_mask(x, 0x9f) | _mm512_fpclass_pd_mask(y, 0x99))) &
@@ -1072,56 +1050,67 @@ struct PowKernel {
   }
 };
 
-__attribute__((noinline)) void pow_fix_up(__mmask8 slow, const double* xs, const double* ys, double* out) {
-  for (int l = 0; l < 8; ++l)
-    if (slow & (1u << l)) out[l] = std::pow(xs[l], ys[l]);
+DLA_V512 void load_regs(PowRegs* R) {
+  load_regs(&R->exp);
+  R->invc1 = load16(kPowLogLevel1.invc);
+  R->logc1_hi = load16(kPowLogLevel1.logc_hi);
+  R->logc1_lo = load16(kPowLogLevel1.logc_lo);
+  R->invc2 = load16(kPowLogLevel2.invc);
+  R->logc2_hi = load16(kPowLogLevel2.logc_hi);
+  R->logc2_lo = load16(kPowLogLevel2.logc_lo);
+  R->nan = pow_domain_nan();
 }
 
-// Two independent vectors a step while 16 remain (as the one-argument rows), then masked ones.
-__attribute__((target(DLA_AVX512_TARGET))) void pow_row(const double* x, const double* y, int64_t y_step,
-                                                         double* out, int64_t n) {
-  PowRegs R;
-  load_regs(&R.exp);
-  R.invc1 = load16(kPowLogLevel1.invc);
-  R.logc1_hi = load16(kPowLogLevel1.logc_hi);
-  R.logc1_lo = load16(kPowLogLevel1.logc_lo);
-  R.invc2 = load16(kPowLogLevel2.invc);
-  R.logc2_hi = load16(kPowLogLevel2.logc_hi);
-  R.logc2_lo = load16(kPowLogLevel2.logc_lo);
-  R.nan = pow_domain_nan();
-  const __m512d y_one = set(y_step == 0 ? y[0] : 1.0);
+// ---- the two-argument rows (atan2, pow) ----------------------------------------------------
+// out[i] = K(a[i], b[i * b_step]) (b_step 0: b[0] for the whole row; out may be a's memory):
+// two independent vectors a step while 16 remain (as the one-argument rows), then masked
+// ones; lanes off the kernel's fast range are recomputed by K::scalar (libm) from the saved
+// arguments. K::compute may leave a by-product for K::fast in its last argument (pow's
+// y log x).
+template <class K>
+__attribute__((noinline)) void fix_up2(__mmask8 slow, const double* as, const double* bs, double* out) {
+  for (int l = 0; l < 8; ++l)
+    if (slow & (1u << l)) out[l] = K::scalar(as[l], bs[l]);
+}
+
+template <class K>
+__attribute__((target(DLA_AVX512_TARGET))) void two_argument_row(const double* a, const double* b, int64_t b_step,
+                                                                  double* out, int64_t n) {
+  typename K::Regs R;
+  load_regs(&R);
+  const __m512d b_one = set(b_step == 0 ? b[0] : 1.0);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    const __m512d x0 = _mm512_loadu_pd(x + i), x1 = _mm512_loadu_pd(x + i + 8);
-    const __m512d y0 = y_step == 0 ? y_one : _mm512_loadu_pd(y + i);
-    const __m512d y1 = y_step == 0 ? y_one : _mm512_loadu_pd(y + i + 8);
-    __m512d t0, t1;
-    const __m512d p0 = PowKernel::compute(x0, y0, R, &t0), p1 = PowKernel::compute(x1, y1, R, &t1);
-    _mm512_storeu_pd(out + i, p0);
-    _mm512_storeu_pd(out + i + 8, p1);
-    const __mmask8 slow0 = __mmask8(~PowKernel::fast(x0, y0, t0)), slow1 = __mmask8(~PowKernel::fast(x1, y1, t1));
+    const __m512d a0 = _mm512_loadu_pd(a + i), a1 = _mm512_loadu_pd(a + i + 8);
+    const __m512d b0 = b_step == 0 ? b_one : _mm512_loadu_pd(b + i);
+    const __m512d b1 = b_step == 0 ? b_one : _mm512_loadu_pd(b + i + 8);
+    __m512d aux0, aux1;
+    const __m512d r0 = K::compute(a0, b0, R, &aux0), r1 = K::compute(a1, b1, R, &aux1);
+    _mm512_storeu_pd(out + i, r0);
+    _mm512_storeu_pd(out + i + 8, r1);
+    const __mmask8 slow0 = __mmask8(~K::fast(a0, b0, aux0)), slow1 = __mmask8(~K::fast(a1, b1, aux1));
     if (slow0 | slow1) {
-      alignas(64) double xs[16], ys[16];
-      _mm512_store_pd(xs, x0);
-      _mm512_store_pd(xs + 8, x1);
-      _mm512_store_pd(ys, y0);
-      _mm512_store_pd(ys + 8, y1);
-      if (slow0) pow_fix_up(slow0, xs, ys, out + i);
-      if (slow1) pow_fix_up(slow1, xs + 8, ys + 8, out + i + 8);
+      alignas(64) double as[16], bs[16];
+      _mm512_store_pd(as, a0);
+      _mm512_store_pd(as + 8, a1);
+      _mm512_store_pd(bs, b0);
+      _mm512_store_pd(bs + 8, b1);
+      if (slow0) fix_up2<K>(slow0, as, bs, out + i);
+      if (slow1) fix_up2<K>(slow1, as + 8, bs + 8, out + i + 8);
     }
   }
   for (; i < n; i += 8) {
     const __mmask8 live = n - i >= 8 ? __mmask8(0xff) : __mmask8((1u << (n - i)) - 1);
-    const __m512d xv = _mm512_mask_loadu_pd(set(1.0), live, x + i);
-    const __m512d yv = y_step == 0 ? y_one : _mm512_mask_loadu_pd(set(1.0), live, y + i);
-    __m512d t;
-    _mm512_mask_storeu_pd(out + i, live, PowKernel::compute(xv, yv, R, &t));
-    const __mmask8 slow = live & ~PowKernel::fast(xv, yv, t);
+    const __m512d av = _mm512_mask_loadu_pd(set(1.0), live, a + i);
+    const __m512d bv = b_step == 0 ? b_one : _mm512_mask_loadu_pd(set(1.0), live, b + i);
+    __m512d aux;
+    _mm512_mask_storeu_pd(out + i, live, K::compute(av, bv, R, &aux));
+    const __mmask8 slow = live & ~K::fast(av, bv, aux);
     if (slow) {
-      alignas(64) double xs[8], ys[8];
-      _mm512_store_pd(xs, xv);
-      _mm512_store_pd(ys, yv);
-      pow_fix_up(slow, xs, ys, out + i);
+      alignas(64) double as[8], bs[8];
+      _mm512_store_pd(as, av);
+      _mm512_store_pd(bs, bv);
+      fix_up2<K>(slow, as, bs, out + i);
     }
   }
 }
@@ -1130,13 +1119,13 @@ __attribute__((target(DLA_AVX512_TARGET))) void pow_row(const double* x, const d
 
 bool math_avx512_f64_atan2_row(const double* y, const double* x, int64_t x_step, double* out, int64_t n) {
   if (vector_level() != VectorLevel::Avx512) return false;
-  atan2_row(y, x, x_step, out, n);
+  two_argument_row<Atan2Kernel>(y, x, x_step, out, n);
   return true;
 }
 
 bool math_avx512_f64_pow_row(const double* x, const double* y, int64_t y_step, double* out, int64_t n) {
   if (vector_level() != VectorLevel::Avx512) return false;
-  pow_row(x, y, y_step, out, n);
+  two_argument_row<PowKernel>(x, y, y_step, out, n);
   return true;
 }
 
