@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bindings/bindings.h"
@@ -16,6 +17,7 @@
 #include "bindings/py_gpu.h"
 #include "bindings/scalars.h"
 #include "core/copy.h"
+#include "core/dispatch.h"
 #include "core/errors.h"
 #include "core/hot_path.h"
 #include "core/runtime.h"
@@ -25,12 +27,37 @@ namespace dla::py {
 namespace {
 PyTypeObject* g_array_type = nullptr;
 
+// One element of C++ type T as a new Python object (nullptr with the error set on failure).
+template <class T>
+PyObject* element_to_python(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::is_same_v<T, bool>) return Py_NewRef(v ? Py_True : Py_False);
+  else if constexpr (std::is_floating_point_v<T>) return PyFloat_FromDouble(double(v));
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) return PyLong_FromLongLong(v);
+  else if constexpr (std::is_integral_v<T>) return PyLong_FromUnsignedLongLong(v);
+  else return PyComplex_FromDoubles(double(v.real()), double(v.imag()));
+}
+
 pyb::object tolist_rec(const Array& a, int dim, const char* p) {
   if (dim == a.ndim()) return scalar_to_python(a.dtype(), p);
   const int64_t n = a.shape(dim), step = a.stride(dim) * a.itemsize();
   // PyList_New sets MemoryError itself; pybind11's list(n) would raise RuntimeError over it.
   auto out = pyb::reinterpret_steal<pyb::object>(PyList_New(n));
   if (!out) throw pyb::error_already_set();
+  if (dim + 1 == a.ndim() && a.dtype().scalar != ScalarType::Other) {
+    // The last axis of a standard dtype: one typed loop making the Python objects directly
+    // (element by element through Scalar and pybind11 it took 1.5x NumPy's time).
+    visit_scalar(a.dtype().scalar, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      for (int64_t i = 0; i < n; ++i) {
+        PyObject* e = element_to_python<T>(p + i * step);
+        if (!e) throw pyb::error_already_set();
+        PyList_SET_ITEM(out.ptr(), i, e);
+      }
+    });
+    return out;
+  }
   for (int64_t i = 0; i < n; ++i)
     PyList_SET_ITEM(out.ptr(), i, tolist_rec(a, dim + 1, p + i * step).release().ptr());
   return out;
