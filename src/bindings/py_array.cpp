@@ -8,7 +8,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "bindings/bindings.h"
@@ -26,18 +25,6 @@
 namespace dla::py {
 namespace {
 PyTypeObject* g_array_type = nullptr;
-
-// One element of C++ type T as a new Python object (nullptr with the error set on failure).
-template <class T>
-PyObject* element_to_python(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::is_same_v<T, bool>) return Py_NewRef(v ? Py_True : Py_False);
-  else if constexpr (std::is_floating_point_v<T>) return PyFloat_FromDouble(double(v));
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) return PyLong_FromLongLong(v);
-  else if constexpr (std::is_integral_v<T>) return PyLong_FromUnsignedLongLong(v);
-  else return PyComplex_FromDoubles(double(v.real()), double(v.imag()));
-}
 
 pyb::object tolist_rec(const Array& a, int dim, const char* p) {
   if (dim == a.ndim()) return scalar_to_python(a.dtype(), p);

@@ -383,14 +383,18 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   // Strings are sequences and buffers only by accident; refuse them plainly.
   if (PyUnicode_Check(o)) throw TypeError("asarray: strings cannot be converted to arrays");
 
+  auto read_sequence = [&] {
+    if (copy == 0) throw CopyForbidden("asarray: copy=False but a Python sequence must be copied into an array");
+    return finish({}, from_sequence(o, dtype), nullptr, device_for_values, -1, true);
+  };
   // Lists and tuples themselves (a subclass may carry a protocol) hold values: straight to the
   // sequence reader, past the protocol lookups below, each of which, failing on the type,
   // formats an AttributeError message first (a third of asarray([1.0, 2.0, 3.0])'s time).
-  const bool plain_sequence = PyList_CheckExact(o) || PyTuple_CheckExact(o);
+  if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) return read_sequence();
 
   // Protocol methods live on the type; asking the type binds no method object.
   static PyObject* dlpack_name = PyUnicode_InternFromString("__dlpack__");
-  if (!plain_sequence && PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), dlpack_name)) {
+  if (PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(o)), dlpack_name)) {
     // dpnp/dpctl arrays asked onto the CPU: SUAI reads host-readable USM in place, where
     // DLPack would make the producer copy.
     static PyObject* suai_name = PyUnicode_InternFromString("__sycl_usm_array_interface__");
@@ -427,14 +431,14 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   }
 
   DType typed;
-  if (!plain_sequence && typed_number_dtype(o, &typed)) {
+  if (typed_number_dtype(o, &typed)) {
     // A NumPy scalar is a value, like a Python scalar: a fresh writable array, never a view
     // of the scalar's read-only bytes (as np.asarray(np.float32(1.5)) is writable).
     if (copy == 0) throw CopyForbidden("asarray: copy=False but a scalar must be copied into an array");
     return finish({}, copy_to(from_buffer(o), Device{}), dtype, device_for_values, -1, true);
   }
 
-  if (!plain_sequence && PyObject_CheckBuffer(o) && !is_sequence(o)) {
+  if (PyObject_CheckBuffer(o) && !is_sequence(o)) {
     Array a = from_buffer(o);
     return finish({}, std::move(a), dtype, device, copy, false);
   }
@@ -443,7 +447,7 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
   // device arrays, dpctl's USM memory, NumPy-protocol objects). Looked up on the instance (the
   // protocols allow instance attributes), but never for lists and tuples, whose failed lookups
   // would cost every asarray([...]) exceptions.
-  if (!plain_sequence && !PyList_Check(o) && !PyTuple_Check(o)) {
+  if (!PyList_Check(o) && !PyTuple_Check(o)) {
     Array a;
     if (import_device_interface(o, device, "asarray", &a)) return finish({}, std::move(a), dtype, device, copy, false);
     static PyObject* array_interface_name = PyUnicode_InternFromString("__array_interface__");
@@ -453,11 +457,7 @@ pybind11::object asarray(pybind11::handle obj, pybind11::handle dtype_h, pybind1
     }
   }
 
-  if (is_sequence(o)) {
-    if (copy == 0) throw CopyForbidden("asarray: copy=False but a Python sequence must be copied into an array");
-    Array a = from_sequence(o, dtype);
-    return finish({}, std::move(a), nullptr, device_for_values, -1, true);
-  }
+  if (is_sequence(o)) return read_sequence();
   throw TypeError(std::string("asarray: cannot convert an object of type ") + Py_TYPE(o)->tp_name +
                   " to an array (expected an array, a DLPack or buffer-protocol object, a Python scalar or "
                   "a nested sequence)");

@@ -3,12 +3,20 @@
 
 #include <string>
 
+#include "core/dispatch.h"
 #include "core/errors.h"
 
 namespace dla::py {
 
 pyb::object scalar_to_python(const DType& d, const void* p) {
-  Scalar s = load_scalar(d, p);
+  if (d.scalar != ScalarType::Other) {  // a standard dtype: its C++ type directly
+    PyObject* o = visit_scalar(d.scalar, [&](auto tag) {
+      return element_to_python<typename decltype(tag)::type>(static_cast<const char*>(p));
+    });
+    if (!o) throw pyb::error_already_set();
+    return pyb::reinterpret_steal<pyb::object>(o);
+  }
+  Scalar s = load_scalar(d, p);  // the storage dtypes that hold numbers (float16, bfloat16)
   switch (s.kind) {
     case Scalar::Kind::Bool: return pyb::bool_(s.b);
     case Scalar::Kind::Int: return pyb::reinterpret_steal<pyb::object>(PyLong_FromLongLong(s.i));

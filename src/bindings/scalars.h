@@ -2,11 +2,27 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
+#include <cstring>
+#include <type_traits>
+
 #include "core/dtype.h"
 #include "core/scalar.h"
 
 namespace dla::py {
 namespace pyb = pybind11;
+
+// One element of C++ type T (a standard dtype's) at p as a new Python bool/int/float/complex
+// (nullptr with the error set on failure). Inline, for loops over many (tolist).
+template <class T>
+PyObject* element_to_python(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::is_same_v<T, bool>) return Py_NewRef(v ? Py_True : Py_False);
+  else if constexpr (std::is_floating_point_v<T>) return PyFloat_FromDouble(double(v));
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) return PyLong_FromLongLong(v);
+  else if constexpr (std::is_integral_v<T>) return PyLong_FromUnsignedLongLong(v);
+  else return PyComplex_FromDoubles(double(v.real()), double(v.imag()));
+}
 
 // The Python object (bool/int/float/complex) for one element of dtype d at p.
 pyb::object scalar_to_python(const DType& d, const void* p);

@@ -145,7 +145,8 @@ class CpuAllocator final : public Allocator {
     // aligned_alloc needs a size that is a multiple of the alignment, and a zero-size
     // array still gets a unique, valid pointer.
     const size_t rounded = checked_alloc_size(nbytes, align, "cpu");
-    void* p = rounded <= SmallBlockCache::kLargest ? SmallBlockCache::take(rounded) : cache_.take(rounded);
+    void* p = SmallBlockCache::take(rounded);  // each cache takes only its own sizes
+    if (!p) p = cache_.take(rounded);
     if (p) {
       stats_.on_alloc(static_cast<int64_t>(rounded));
       return DataPtr{p, reinterpret_cast<void*>(rounded), &CpuAllocator::release};
@@ -167,8 +168,7 @@ class CpuAllocator final : public Allocator {
  private:
   static void release(void* ctx, void* p) {
     const size_t n = reinterpret_cast<size_t>(ctx);
-    const bool kept = n <= SmallBlockCache::kLargest ? SmallBlockCache::put(p, n) : instance().cache_.put(p, n);
-    if (!kept) std::free(p);
+    if (!SmallBlockCache::put(p, n) && !instance().cache_.put(p, n)) std::free(p);
     instance().stats_.on_free(static_cast<int64_t>(n));
   }
   friend CpuAllocator& instance();

@@ -286,8 +286,9 @@ inline int64_t int64_divide_by_scalar_avx2(T* o, const T* a, int64_t n, uint64_t
                                            uint64_t sb) {
   const __m256i low32 = _mm256_set1_epi64x(0xffffffffll), zero = _mm256_setzero_si256();
   const __m256i m_lo = _mm256_set1_epi64x(int64_t(m)), m_hi = _mm256_set1_epi64x(int64_t(m >> 32));
-  const __m256i d_lo = _mm256_set1_epi64x(int64_t(d)), d_hi = _mm256_set1_epi64x(int64_t(d >> 32));
-  const __m256i dv = _mm256_set1_epi64x(int64_t(d)), sbv = _mm256_set1_epi64x(int64_t(sb));
+  // d in every lane (its low half is what the 32 x 32 products read), and d's high half.
+  const __m256i dv = _mm256_set1_epi64x(int64_t(d)), d_hi = _mm256_set1_epi64x(int64_t(d >> 32));
+  const __m256i sbv = _mm256_set1_epi64x(int64_t(sb));
   const __m128i s1 = _mm_cvtsi32_si128(sh1), s2 = _mm_cvtsi32_si128(sh2);
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -302,10 +303,10 @@ inline int64_t int64_divide_by_scalar_avx2(T* o, const T* a, int64_t n, uint64_t
     const __m256i t = _mm256_add_epi64(_mm256_add_epi64(hh, _mm256_srli_epi64(lh, 32)),
                                        _mm256_add_epi64(_mm256_srli_epi64(hl, 32), _mm256_srli_epi64(mid, 32)));
     const __m256i q0 = _mm256_srl_epi64(_mm256_add_epi64(t, _mm256_srl_epi64(_mm256_sub_epi64(ux, t), s1)), s2);
-    // q0 d mod 2^64 = q0_lo d_lo + ((q0_hi d_lo + q0_lo d_hi) << 32)
+    // q0 d mod 2^64 = q0_lo d_lo + ((q0_hi d_lo + q0_lo d_hi) << 32), halves of 32 bits
     const __m256i qd = _mm256_add_epi64(
-        _mm256_mul_epu32(q0, d_lo),
-        _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(q0, 32), d_lo), _mm256_mul_epu32(q0, d_hi)), 32));
+        _mm256_mul_epu32(q0, dv),
+        _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(q0, 32), dv), _mm256_mul_epu32(q0, d_hi)), 32));
     const __m256i r0 = _mm256_sub_epi64(ux, qd);
     const __m256i differ = _mm256_xor_si256(sa, sbv);
     const __m256i exact = _mm256_cmpeq_epi64(r0, zero);

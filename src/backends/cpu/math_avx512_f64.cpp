@@ -171,18 +171,28 @@ DLA_V512 ExpReduction exp_reduce(__m512d x) {
   const __m512d kd = _mm512_sub_pd(shifted, set(0x1.8p52));
   return {kd, _mm512_mul_pd(kd, set(1.0 / kExpEntries)), _mm512_castpd_si512(shifted)};
 }
-DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T) {
+// exp(x + x_lo) with kHasLo (|x_lo| <= ulp(x): pow's y log x as a pair), x_lo joining the low
+// part of the constant in r + r_lo.
+template <bool kHasLo = false>
+DLA_V512 ExpParts exp_core(__m512d x, const ExpRegs& T, __m512d x_lo = __m512d{}) {
   const ExpReduction red = exp_reduce(x);
   const __m512d kd = red.kd, e = red.e;
   const __m512i ki = red.ki;
   // x - k kLn2d16Hi is exact (a multiple of x's last bit, below 2^-5 in magnitude); the low
   // part of the constant makes r + r_lo (a fast two-sum).
   const __m512d r_hi = _mm512_fnmadd_pd(kd, set(kLn2d16Hi), x);
-  const __m512d m = _mm512_mul_pd(kd, set(kLn2d16Lo));
+  const __m512d m = kHasLo ? _mm512_fmsub_pd(kd, set(kLn2d16Lo), x_lo) : _mm512_mul_pd(kd, set(kLn2d16Lo));
   const __m512d r = _mm512_sub_pd(r_hi, m);
   const __m512d r_lo = _mm512_sub_pd(_mm512_sub_pd(r_hi, r), m);
   const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), poly(r, kE));
   return {e, lookup(T.hi, ki), lookup(T.lo, ki), r, r_lo, q};
+}
+
+// exp's value from its parts: 2^e (t_hi + t_hi (r + r_lo + q) + t_lo (1 + r)), the small
+// terms summed first and added to t_hi once.
+DLA_V512 __m512d exp_value(const ExpParts& p) {
+  const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
+  return _mm512_scalef_pd(_mm512_add_pd(p.t_hi, inner), p.e);
 }
 
 // Per function: the vector on its fast range, the lanes on that range, and libm for the rest.
@@ -296,11 +306,7 @@ struct Kernel<ExpLogFn::Exp> {
   DLA_V512 static __mmask8 fast(__m512d x) {
     return _mm512_cmp_pd_mask(x, set(-708.39), _CMP_GT_OQ) & _mm512_cmp_pd_mask(x, set(709.7), _CMP_LT_OQ);
   }
-  DLA_V512 static __m512d compute(__m512d x, const ExpRegs& T) {
-    const ExpParts p = exp_core(x, T);
-    const __m512d inner = fma(p.t_hi, p.r, fma(p.t_hi, _mm512_add_pd(p.q, p.r_lo), fma(p.t_lo, p.r, p.t_lo)));
-    return _mm512_scalef_pd(_mm512_add_pd(p.t_hi, inner), p.e);
-  }
+  DLA_V512 static __m512d compute(__m512d x, const ExpRegs& T) { return exp_value(exp_core(x, T)); }
   static double scalar(double x) { return std::exp(x); }
 };
 
@@ -957,6 +963,7 @@ __attribute__((target(DLA_AVX512_TARGET))) void row(const double* in, double* ou
 // pairs (NumPy's SVML loop 0.70). Negative bases: |x|^y with the sign of an odd integer y,
 // libm's NaN for the rest. Lanes with a zero, infinite or NaN argument, or t off exp's normal
 // range (overflow, subnormal results), are libm's pow.
+
 // libm's pow of a negative base and a non-integer exponent (its NaN, sign bit included).
 double pow_domain_nan() {
   static const double nan = [] {
@@ -1028,16 +1035,8 @@ struct PowKernel {
     const __m512d t = _mm512_mul_pd(y, l.hi);
     const __m512d t_lo = fma(y, l.lo, _mm512_fmsub_pd(y, l.hi, t));
     *t_out = t;
-    // exp(t + t_lo): the exp core's reduction with t_lo taken into r + r_lo (its fast two-sum).
-    const ExpReduction red = exp_reduce(t);  // garbage for |t| >= 2^46 or NaN: slow lanes
-    const __m512d r_hi = _mm512_fnmadd_pd(red.kd, set(kLn2d16Hi), t);
-    const __m512d mm = _mm512_fmsub_pd(red.kd, set(kLn2d16Lo), t_lo);
-    const __m512d r = _mm512_sub_pd(r_hi, mm);
-    const __m512d r_lo = _mm512_sub_pd(_mm512_sub_pd(r_hi, r), mm);
-    const __m512d q = _mm512_mul_pd(_mm512_mul_pd(r, r), poly(r, kE));
-    const __m512d t_hi_tab = lookup(R.exp.hi, red.ki), t_lo_tab = lookup(R.exp.lo, red.ki);
-    const __m512d inner = fma(t_hi_tab, r, fma(t_hi_tab, _mm512_add_pd(q, r_lo), fma(t_lo_tab, r, t_lo_tab)));
-    const __m512d magnitude = _mm512_scalef_pd(_mm512_add_pd(t_hi_tab, inner), red.e);
+    // exp(t + t_lo); garbage for |t| >= 2^46 or NaN, which are slow lanes.
+    const __m512d magnitude = exp_value(exp_core<true>(t, R.exp, t_lo));
     // Negative bases: odd integer y negates, a non-integer y gives libm's NaN.
     const __mmask8 negative = _mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_LT_OQ);
     if (!negative) return magnitude;
