@@ -356,15 +356,18 @@ def test_own_float32_loops_on_random_inputs(name):
 
 @pytest.mark.parametrize("name", ["sinh", "atanh", "acosh", "exp", "tanh"])
 def test_float32_edges_of_the_clamped_and_division_forms(name):
-    # exp and sinh clamp x (at 150 and 100), tanh |x| (at 10), atanh divides by 1 - |x|, acosh takes
-    # sqrt(x*x - 1): their edges must give libm's values, signs of zero included, in every
-    # lane of a row (the vector loops handle 16 floats at a time).
+    # exp and sinh clamp x (at 150 and 100; AVX2's float32 exp computes [-87, 88.7] in the vector,
+    # settles x < -104 to 0 and leaves the rest to libm), tanh |x| (at 10), atanh divides by
+    # 1 - |x|, acosh takes sqrt(x*x - 1): their edges must give libm's values, signs of zero
+    # included, in every lane of a row (the vector loops handle 8 or 16 floats at a time).
     f32 = np.float32
     one_up, one_down = np.nextafter(f32(1), f32(2)), np.nextafter(f32(1), f32(0))
     big = np.finfo(np.float32).max
     x = np.array([0.0, -0.0, 1.0, -1.0, one_up, one_down, -one_up, -one_down, 88.7, 89.5, -89.5, 99.9, 100.0,
                   100.1, -100.1, 149.9, 150.1, -150.1, 1e10, -1e10, big, -big, np.inf, -np.inf, np.nan,
-                  1e-45, -1e-45, 2.0**-20, -(2.0**-20), 3e-7, 0.5], dtype=np.float32)
+                  1e-45, -1e-45, 2.0**-20, -(2.0**-20), 3e-7, 0.5, -87.0, -87.00001, -86.99999, 88.69999,
+                  88.70001, 88.72283, 88.722839, 88.7229, -103.97, -103.972, -103.99, -104.0, -104.00001, -1e30,
+                  -87.33655, -87.3366, 1e-38, -1e-38], dtype=np.float32)
     x = np.tile(x, 3)
     npf = getattr(np, NP_NAME.get(name, name))
     with np.errstate(all="ignore"):

@@ -1,148 +1,284 @@
-// float32_math.cpp — float32 exp/log/sin/cos through float64 arithmetic (see float32_math.h).
+// float32_math.cpp — float32 exp, log, sin and cos on AVX2 + FMA, 8 lanes a vector (see
+// float32_math.h); on AVX-512 the loops of math_avx512_f32.cpp run instead.
 #include "backends/cpu/float32_math.h"
 #include "backends/cpu/cpu_features.h"
 #include "backends/cpu/math_avx512_f32.h"
 
+#include <immintrin.h>
+
 #include <cmath>
 #include <cstring>
+
+// Every helper carries the loops' target: intrinsics only inline into functions compiled for it.
+#define DLA_V256 __attribute__((target("avx2,fma"), always_inline)) inline
 
 namespace dla::cpu {
 namespace {
 
-inline uint64_t bits_of(double d) {
-  uint64_t u;
-  std::memcpy(&u, &d, 8);
-  return u;
+DLA_V256 __m256 set1(float v) { return _mm256_set1_ps(v); }
+DLA_V256 __m256d set1d(double v) { return _mm256_set1_pd(v); }
+
+// c[0] + t c[1] + t^2 c[2] + ... (Horner), in float32 or float64.
+template <int N>
+DLA_V256 __m256 poly(__m256 t, const float (&c)[N]) {
+  __m256 p = set1(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = _mm256_fmadd_ps(p, t, set1(c[i]));
+  return p;
 }
-inline double from_bits(uint64_t u) {
-  double d;
-  std::memcpy(&d, &u, 8);
-  return d;
-}
-// Bitwise select (a conditional would be sunk into branches that stop the vectorizer).
-inline double select(bool c, double a, double b) {
-  const uint64_t m = uint64_t(0) - uint64_t(c);
-  return from_bits((bits_of(a) & m) | (bits_of(b) & ~m));
+template <int N>
+DLA_V256 __m256d poly(__m256d t, const double (&c)[N]) {
+  __m256d p = set1d(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = _mm256_fmadd_pd(p, t, set1d(c[i]));
+  return p;
 }
 
-constexpr double kShift = 0x1.8p52;  // adding it rounds |v| < 2^51 to an integer in the low bits
-constexpr uint64_t kShiftBits = 0x4338000000000000ull;
-constexpr double kLn2Hi = 0x1.62e42fefa39efp-1, kLn2Lo = 0x1.abc9e3b39803fp-56;
-constexpr double kInvLn2 = 0x1.71547652b82fep0;
-constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
-constexpr double kInvPio2 = 0x1.45f306dc9c883p-1;
-constexpr uint64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdull;
-constexpr uint64_t kBias = 1023ull << 52;
-constexpr uint64_t kExpField = 0xfffull << 52;
-
-__attribute__((always_inline)) inline float exp_via_double(float xf) {
-  // Clamped by selects (fmin/fmax would not vectorize); NaN passes and is restored below.
-  const double xd = xf;
-  const double x = select(xd < -200.0, -200.0, select(xd > 200.0, 200.0, xd));
-  double kd = x * kInvLn2 + kShift;
-  const uint64_t ki = bits_of(kd);
-  kd -= kShift;
-  double r = std::fma(-kd, kLn2Hi, x);
-  r = std::fma(-kd, kLn2Lo, r);
-  const double p =
-      1.0 + r * (1.0 + r * (1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720 + r *
-      (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880 + r * (1.0 / 3628800 + r * (1.0 / 39916800)))))))))));
-  const double scale = from_bits((ki - kShiftBits + 1023) << 52);
-  return float(select(xf != xf, double(xf), p * scale));
+// A 16-entry float table in two registers. A lookup permutes both by the index's low 3 bits and
+// blends on its bit 3, which `high` holds in the sign bit (the index shifted left by 28, or the
+// bits it was cut from shifted so; one per index, shared by that index's lookups).
+struct Table16 {
+  __m256 lo, hi;
+};
+DLA_V256 Table16 load16(const float* t) { return {_mm256_loadu_ps(t), _mm256_loadu_ps(t + 8)}; }
+DLA_V256 __m256 lookup(const Table16& t, __m256i j, __m256 high) {
+  return _mm256_blendv_ps(_mm256_permutevar8x32_ps(t.lo, j), _mm256_permutevar8x32_ps(t.hi, j), high);
 }
 
-__attribute__((always_inline)) inline float log_via_double(float xf) {
-  // Positive finite x only (the caller recomputes the rest); float32 subnormals are normal here.
-  const uint64_t ix = bits_of(double(xf));
-  const uint64_t u = ix - kSqrtHalfBits + kBias;  // (k + 1023) << 52 | m's offset bits
-  const double k = from_bits((u >> 52) + kShiftBits) - kShift - 1023.0;
-  const double m = from_bits(ix - (u & kExpField) + kBias);
-  const double f = m - 1.0;
-  const double s = f / (2.0 + f);
-  const double s2 = s * s;
-  const double t = s2 * (1.0 / 3 + s2 * (1.0 / 5 + s2 * (1.0 / 7 + s2 * (1.0 / 9 + s2 * (1.0 / 11 + s2 *
-                   (1.0 / 13 + s2 * (1.0 / 15 + s2 * (1.0 / 17))))))));
-  return float(std::fma(k, kLn2Hi, 2.0 * s + 2.0 * s * t));
-}
-
-// sin(x) (cos_shift 0) or cos(x) (cos_shift 1) for |x| < 2^28.
-__attribute__((always_inline)) inline float sincos_via_double(float xf, uint64_t cos_shift) {
-  const double x = xf;
-  double kd = x * kInvPio2 + kShift;
-  const uint64_t q = bits_of(kd) + cos_shift;
-  kd -= kShift;
-  double r = std::fma(-kd, kPio2Hi, x);
-  r = std::fma(-kd, kPio2Lo, r);
-  const double r2 = r * r;
-  // r times a positive factor: sin(-0) keeps its sign (r + r^3 (...) would give +0).
-  const double sin_r =
-      r * (1.0 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 + r2 *
-      (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0)))))));
-  const double cos_r =
-      1.0 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 + r2 * (-1.0 / 3628800 + r2 *
-      (1.0 / 479001600 + r2 * (-1.0 / 87178291200.0)))))));
-  // Quadrant q: sin x = sin r, cos r, -sin r, -cos r for q = 0, 1, 2, 3 (cos: q + 1).
-  const double v = select((q & 1) != 0, cos_r, sin_r);
-  return float(from_bits(bits_of(v) ^ ((q & 2) << 62)));
-}
-
-template <Float32Fn F>
-__attribute__((always_inline)) inline void block(const float* x, float* y, int64_t m) {
-DLA_IVDEP
-  for (int64_t i = 0; i < m; ++i) {
-    if constexpr (F == Float32Fn::Exp) y[i] = exp_via_double(x[i]);
-    else if constexpr (F == Float32Fn::Log) y[i] = log_via_double(x[i]);
-    else y[i] = sincos_via_double(x[i], F == Float32Fn::Cos ? 1 : 0);
+// ---- exp -----------------------------------------------------------------------------------
+// In float32 arithmetic: x = k ln2/16 + r, |r| <= ln2/32, with ln2/16 in two parts (x less k
+// times the first is exact, k <= 2048); exp x = 2^(k/16) (1 + p), p = r + r^2 Q(r) (Taylor to
+// r^4: the first term left out is below 2^-34 of the result), 2^(j/16) (j = k mod 16) from a
+// table as hi + lo (48 bits), the result hi + (hi p + lo) with floor(k/16) added to its
+// exponent field: the last addition is the one rounding at full weight, the inner fma's and
+// r's roundings weigh 0.022 of theirs, so within 0.5 + 0.05 ulp (0.51 measured over
+// benchmarks/accuracy.py's inputs; NumPy's AVX2 loop 2.28). Lanes below -104 are 0 (exp rounds
+// to it there, -inf included); lanes in [-104, -87) (subnormal results), above 88.7 (the
+// overflow edge) and NaN are libm's expf.
+struct ExpTables {
+  alignas(32) float hi[16], lo[16];
+  float ln2_16_hi, ln2_16_lo;
+  ExpTables() {
+    for (int j = 0; j < 16; ++j) {
+      const long double v = std::exp2(j / 16.0L);
+      hi[j] = static_cast<float>(v);
+      lo[j] = static_cast<float>(v - hi[j]);
+    }
+    const long double c = std::log(2.0L) / 16;
+    ln2_16_hi = static_cast<float>(c);
+    ln2_16_lo = static_cast<float>(c - ln2_16_hi);
   }
-  if constexpr (F == Float32Fn::Log) {
-    for (int64_t i = 0; i < m; ++i)
-      if (!(x[i] > 0.0f && x[i] <= 0x1.fffffep127f)) y[i] = std::log(x[i]);
-  } else if constexpr (F != Float32Fn::Exp) {
-    for (int64_t i = 0; i < m; ++i)
-      if (!(std::fabs(x[i]) < 0x1p28f)) y[i] = F == Float32Fn::Sin ? std::sin(x[i]) : std::cos(x[i]);
+};
+
+struct ExpKernel {
+  struct Regs {
+    Table16 hi, lo;
+    __m256 ln2_16_hi, ln2_16_lo;
+  };
+  DLA_V256 static Regs regs() {
+    static const ExpTables t;
+    return {load16(t.hi), load16(t.lo), set1(t.ln2_16_hi), set1(t.ln2_16_lo)};
+  }
+  // Lanes the vector computes (beside the zeros it settles itself); false for NaN.
+  DLA_V256 static __m256 fast(__m256 x) {
+    return _mm256_and_ps(_mm256_cmp_ps(x, set1(-87.0f), _CMP_GE_OQ), _mm256_cmp_ps(x, set1(88.7f), _CMP_LE_OQ));
+  }
+  DLA_V256 static __m256 settled(__m256 x) { return _mm256_cmp_ps(x, set1(-104.0f), _CMP_LT_OQ); }
+  DLA_V256 static __m256 compute(__m256 x, const Regs& T) {
+    constexpr float kShifter = 0x1.8p23f;  // adding it leaves round(v) in the low bits (|v| < 2^22)
+    const __m256 zero = settled(x);
+    const __m256 kf = _mm256_fmadd_ps(x, set1(0x1.715476p+4f), set1(kShifter));  // 16/ln2
+    const __m256 kd = _mm256_sub_ps(kf, set1(kShifter));
+    const __m256 r = _mm256_fnmadd_ps(kd, T.ln2_16_lo, _mm256_fnmadd_ps(kd, T.ln2_16_hi, x));
+    const __m256i kbits = _mm256_castps_si256(kf);
+    const __m256 high = _mm256_castsi256_ps(_mm256_slli_epi32(kbits, 28));
+    const __m256 th = lookup(T.hi, kbits, high), tl = lookup(T.lo, kbits, high);
+    constexpr float kQ[] = {0.5f, 1.0f / 6, 1.0f / 24};
+    const __m256 p = _mm256_fmadd_ps(_mm256_mul_ps(r, r), poly(r, kQ), r);
+    const __m256 v = _mm256_add_ps(th, _mm256_fmadd_ps(th, p, tl));
+    // floor(k/16) into the exponent field: k is kf's bits less the shifter's.
+    const __m256i k = _mm256_sub_epi32(kbits, _mm256_castps_si256(set1(kShifter)));
+    const __m256i scaled = _mm256_add_epi32(_mm256_castps_si256(v), _mm256_slli_epi32(_mm256_srai_epi32(k, 4), 23));
+    return _mm256_andnot_ps(zero, _mm256_castsi256_ps(scaled));
+  }
+  static float scalar(float x) { return std::exp(x); }
+};
+
+// ---- log -----------------------------------------------------------------------------------
+// math_avx512_f32.cpp's float32 log (LogKernel32) at 8 lanes, the same operations in the same
+// order, so the same values (0.51 ulp measured; NumPy's AVX2 loop 2.6): with t = bits(x) -
+// bits(49/64), x = 2^k m, m in [49/64, 49/32), and t's top 4 fraction bits number 16 intervals of
+// m with centres c (1 for the one holding 1); m/c - 1 = r + r_lo exactly (an fma and a Sterbenz
+// subtraction), log x = (k ln2_hi + log c_hi) + r + (r_lo (1 - r) + r^2 P(r) + k ln2_lo + log c_lo)
+// with the first sum exact-ish and the last addition the one rounding at full weight.
+// Positive normal x only: zeros, subnormals, infinities and NaN are libm's logf, negatives its
+// NaN (math_domain.h).
+struct LogTables {
+  alignas(32) float cinv[16], thi[16], tlo[16];
+  float ln2_hi, ln2_lo;
+  LogTables() {
+    for (int j = 0; j < 16; ++j) {
+      const long double a = j < 7 ? 49.0L / 64 + j / 32.0L : 33.0L / 32 + (j - 8) / 16.0L;
+      const long double b = j < 7 ? a + 1 / 32.0L : a + 1 / 16.0L;
+      cinv[j] = j == 7 ? 1.0f : static_cast<float>(2.0L / (a + b));
+      const long double t = -std::log(static_cast<long double>(cinv[j]));
+      const long double hi = std::nearbyint(t * 65536) / 65536;
+      thi[j] = static_cast<float>(hi) + 0.0f;  // +0 for j = 7
+      tlo[j] = static_cast<float>(t - hi) + 0.0f;
+    }
+    const long double ln2 = std::log(2.0L);
+    const long double hi = std::nearbyint(ln2 * 65536) / 65536;
+    ln2_hi = static_cast<float>(hi);
+    ln2_lo = static_cast<float>(ln2 - hi);
+  }
+};
+
+struct LogKernel {
+  struct Regs {
+    Table16 cinv, thi, tlo;
+    __m256 ln2_hi, ln2_lo;
+  };
+  DLA_V256 static Regs regs() {
+    static const LogTables t;
+    return {load16(t.cinv), load16(t.thi), load16(t.tlo), set1(t.ln2_hi), set1(t.ln2_lo)};
+  }
+  // Positive normal finite: bits(x) - bits(FLT_MIN) below bits(inf) - bits(FLT_MIN), unsigned
+  // (an unsigned compare as a signed one of both sides with the sign bit flipped).
+  DLA_V256 static __m256 fast(__m256 x) {
+    const __m256i flip = _mm256_set1_epi32(INT32_MIN);
+    const __m256i t = _mm256_xor_si256(_mm256_sub_epi32(_mm256_castps_si256(x), _mm256_set1_epi32(0x00800000)), flip);
+    return _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x7f000000 ^ INT32_MIN), t));
+  }
+  DLA_V256 static __m256 settled(__m256) { return _mm256_setzero_ps(); }
+  DLA_V256 static __m256 compute(__m256 x, const Regs& T) {
+    constexpr float kP[] = {-0x1.fffffce266967p-2f, 0x1.55555daea518cp-2f, -0x1.0033b438cf402p-2f,
+                            0x1.995e8ae23b8f0p-3f};
+    const __m256i xb = _mm256_castps_si256(x);
+    const __m256i t = _mm256_sub_epi32(xb, _mm256_set1_epi32(0x3f440000));  // bits of 49/64
+    const __m256i ki = _mm256_srai_epi32(t, 23);
+    const __m256 m = _mm256_castsi256_ps(_mm256_sub_epi32(xb, _mm256_slli_epi32(ki, 23)));
+    const __m256i j = _mm256_srli_epi32(t, 19);                        // its low 3 bits: the permutes
+    const __m256 high = _mm256_castsi256_ps(_mm256_slli_epi32(t, 9));  // its bit 3 (t's bit 22)
+    const __m256 c = lookup(T.cinv, j, high);
+    const __m256 p = _mm256_mul_ps(m, c);
+    const __m256 r_lo = _mm256_fmsub_ps(m, c, p);
+    const __m256 r = _mm256_sub_ps(p, set1(1.0f));
+    const __m256 k = _mm256_cvtepi32_ps(ki);
+    const __m256 hi = _mm256_fmadd_ps(k, T.ln2_hi, lookup(T.thi, j, high));
+    const __m256 tail = _mm256_fmadd_ps(_mm256_mul_ps(r, r), poly(r, kP),
+                                        _mm256_fmadd_ps(k, T.ln2_lo, lookup(T.tlo, j, high)));
+    const __m256 s = _mm256_add_ps(hi, r);
+    const __m256 e = _mm256_add_ps(_mm256_sub_ps(hi, s), r);
+    return _mm256_add_ps(s, _mm256_add_ps(e, _mm256_add_ps(_mm256_fnmadd_ps(r_lo, r, r_lo), tail)));
+  }
+  static float scalar(float x) { return std::log(x); }
+};
+
+// ---- sin, cos --------------------------------------------------------------------------------
+// math_avx512_f32.cpp's method at 4 float64 lanes: x = m pi/2 + r with m even for sin (m = 2n,
+// sin x = (-1)^n sin r) and odd for cos (m = 2n + 1, cos x = -(-1)^n sin r), |r| <= pi/2, pi/2
+// to 107 bits; sin r = r + r^3 P(r^2) within 2^-33.2 (scripts/fit_sin_f32.py), one polynomial per
+// lane and no quadrant blend; rounded once to float32 (0.50 ulp plus near-ties). Lanes with
+// |x| >= 2^20, zeros (the reduction would lose -0's sign), infinities and NaN are libm's.
+template <bool Cos>
+struct SinCosKernel {
+  struct Regs {};
+  DLA_V256 static Regs regs() { return {}; }
+  DLA_V256 static __m256 fast(__m256 x) {
+    const __m256 a = _mm256_andnot_ps(set1(-0.0f), x);
+    return _mm256_and_ps(_mm256_cmp_ps(a, set1(0x1p20f), _CMP_LT_OQ), _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+  }
+  DLA_V256 static __m256 settled(__m256) { return _mm256_setzero_ps(); }
+  DLA_V256 static __m256d half(__m256d x) {
+    constexpr double kInvPi = 0x1.45f306dc9c883p-2;
+    constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
+    const __m256d t = Cos ? _mm256_fmsub_pd(x, set1d(kInvPi), set1d(0.5)) : _mm256_mul_pd(x, set1d(kInvPi));
+    const __m256d n = _mm256_round_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256d m = Cos ? _mm256_fmadd_pd(n, set1d(2.0), set1d(1.0)) : _mm256_add_pd(n, n);
+    const __m256d r = _mm256_fnmadd_pd(m, set1d(kPio2Lo), _mm256_fnmadd_pd(m, set1d(kPio2Hi), x));
+    const __m256d r2 = _mm256_mul_pd(r, r);
+    constexpr double kS[] = {-0x1.555555545224bp-3, 0x1.11110fcf51677p-7, -0x1.a01900006d60fp-13,
+                             0x1.7195a49b77214p-19, -0x1.9d99d582ca12ep-26};
+    const __m256d sin_r = _mm256_fmadd_pd(_mm256_mul_pd(r, r2), poly(r2, kS), r);
+    // (-1)^n from n's last bit: n + 1.5 2^52 holds n in its low mantissa bits (|n| < 2^20).
+    __m256i sign = _mm256_slli_epi64(_mm256_castpd_si256(_mm256_add_pd(n, set1d(0x1.8p52))), 63);
+    if constexpr (Cos) sign = _mm256_xor_si256(sign, _mm256_set1_epi64x(INT64_MIN));
+    return _mm256_xor_pd(sin_r, _mm256_castsi256_pd(sign));
+  }
+  DLA_V256 static __m256 compute(__m256 x, const Regs&) {
+    const __m128 lo = _mm256_cvtpd_ps(half(_mm256_cvtps_pd(_mm256_castps256_ps128(x))));
+    const __m128 hi = _mm256_cvtpd_ps(half(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))));
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+  }
+  static float scalar(float x) { return Cos ? std::cos(x) : std::sin(x); }
+};
+
+// ---- the row ---------------------------------------------------------------------------------
+// Lanes of `slow` (a movemask) are recomputed by libm from the saved arguments.
+template <class K>
+__attribute__((noinline)) void fix_up(int slow, const float* xs, float* out) {
+  for (int l = 0; l < 8; ++l)
+    if (slow & (1 << l)) out[l] = K::scalar(xs[l]);
+}
+
+// One vector: the kernel's value for the lanes of `live` (a movemask), the NaN of `domain`
+// where x is outside it (blended in, without branches: data with negatives in it has them in
+// random lanes), libm's for the other lanes off the fast range. x is read before out is
+// written, so in == out works.
+template <class K>
+DLA_V256 void step(__m256 x, float* out, int live, __m256i live_mask, const typename K::Regs& T,
+                   const NanOutside<float>* domain) {
+  __m256 y = K::compute(x, T);
+  __m256 done = _mm256_or_ps(K::fast(x), K::settled(x));
+  if (domain) {
+    const __m256 outside = _mm256_or_ps(_mm256_cmp_ps(x, set1(domain->lo), _CMP_LT_OQ),
+                                        _mm256_cmp_ps(x, set1(domain->hi), _CMP_GT_OQ));
+    y = _mm256_blendv_ps(y, set1(domain->nan), outside);
+    done = _mm256_or_ps(done, outside);
+  }
+  if (live == 0xff) _mm256_storeu_ps(out, y);
+  else _mm256_maskstore_ps(out, live_mask, y);
+  if (const int slow = live & ~_mm256_movemask_ps(done)) {
+    alignas(32) float xs[8];
+    _mm256_store_ps(xs, x);
+    fix_up<K>(slow, xs, out);
   }
 }
 
-// Blocks through a stack copy of the input, so that the fix-up pass still sees the
-// arguments when out is in.
-#define DLA_FLOAT32_ROW(NAME, ISA)                                                               \
-  __attribute__((target(ISA))) void NAME(Float32Fn fn, const float* in, float* out, int64_t n) { \
-    constexpr int64_t kBlock = 256;                                                              \
-    float x[kBlock];                                                                             \
-    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {                                                 \
-      const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;                                       \
-      std::memcpy(x, in + i0, sizeof(float) * size_t(m));                                        \
-      switch (fn) {                                                                              \
-        case Float32Fn::Exp: block<Float32Fn::Exp>(x, out + i0, m); break;                       \
-        case Float32Fn::Log: block<Float32Fn::Log>(x, out + i0, m); break;                       \
-        case Float32Fn::Sin: block<Float32Fn::Sin>(x, out + i0, m); break;                       \
-        case Float32Fn::Cos: block<Float32Fn::Cos>(x, out + i0, m); break;                       \
-        case Float32Fn::Sinh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::sinh(x[i]); break; \
-        case Float32Fn::Atanh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::atanh(x[i]); break; \
-        case Float32Fn::Acosh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::acosh(x[i]); break; \
-        case Float32Fn::Tanh: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::tanh(x[i]); break;   \
-      }                                                                                          \
-    }                                                                                            \
-  }
-DLA_FLOAT32_ROW(row_avx512, DLA_AVX512_TARGET)
-DLA_FLOAT32_ROW(row_avx2, "avx2,fma")
-#undef DLA_FLOAT32_ROW
-
-using RowFn = void (*)(Float32Fn, const float*, float*, int64_t);
-RowFn row() {
-  switch (vector_level()) {
-    case VectorLevel::Avx512: return &row_avx512;
-    case VectorLevel::Avx2Fma: return &row_avx2;
-    default: return nullptr;
+template <class K>
+__attribute__((target("avx2,fma"))) void row(const float* in, float* out, int64_t n, const NanOutside<float>* domain) {
+  const typename K::Regs T = K::regs();
+  const __m256i all = _mm256_set1_epi32(-1);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) step<K>(_mm256_loadu_ps(in + i), out + i, 0xff, all, T, domain);
+  if (i < n) {
+    // The idle lanes hold 0.5, on every fast range.
+    const int live = (1 << (n - i)) - 1;
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n - i)), lanes);
+    const __m256 x = _mm256_blendv_ps(set1(0.5f), _mm256_maskload_ps(in + i, mask), _mm256_castsi256_ps(mask));
+    step<K>(x, out + i, live, mask, T, domain);
   }
 }
 
 }  // namespace
 
-bool float32_math_available() { return row() != nullptr; }
+bool float32_math_available() {
+  const VectorLevel level = vector_level();
+  return level == VectorLevel::Avx512 || level == VectorLevel::Avx2Fma;
+}
 
 void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n, const NanOutside<float>* domain) {
-  if (!math_avx512_f32_row(fn, in, out, n, domain)) row()(fn, in, out, n);
+  if (math_avx512_f32_row(fn, in, out, n, domain)) return;
+  switch (fn) {
+    case Float32Fn::Exp: return row<ExpKernel>(in, out, n, domain);
+    case Float32Fn::Log: return row<LogKernel>(in, out, n, domain);
+    case Float32Fn::Sin: return row<SinCosKernel<false>>(in, out, n, domain);
+    case Float32Fn::Cos: return row<SinCosKernel<true>>(in, out, n, domain);
+    // AVX-512 only (math_avx512_f32.h); the policy never sends them here on other CPUs.
+    case Float32Fn::Sinh: for (int64_t i = 0; i < n; ++i) out[i] = std::sinh(in[i]); return;
+    case Float32Fn::Atanh: for (int64_t i = 0; i < n; ++i) out[i] = std::atanh(in[i]); return;
+    case Float32Fn::Acosh: for (int64_t i = 0; i < n; ++i) out[i] = std::acosh(in[i]); return;
+    case Float32Fn::Tanh: for (int64_t i = 0; i < n; ++i) out[i] = std::tanh(in[i]); return;
+  }
 }
 
 }  // namespace dla::cpu

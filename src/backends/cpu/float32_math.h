@@ -1,16 +1,15 @@
-// float32_math.h — float32 exp, log, sin and cos evaluated in float64 arithmetic by loops
-// written for the compiler's vectorizer.
-//
-// The float64 value carries a relative error below 2^-44, so rounding it to float32 gives
-// the correctly rounded result but in rare near-ties (within 0.5 + 2^-20 ulp), where
-// libmvec's float32 versions reach 2 to 3.8 ulp and NumPy's 1.4 to 3. No tables:
-//   exp  x = k ln2 + r, |r| <= ln2/2, degree-11 series, scaled by 2^k (x clamped to
-//        [-200, 200], which float32 overflows or flushes all the same);
-//   log  x = 2^k m, m in [sqrt(1/2), sqrt 2), log m = 2 atanh(s), s = (m-1)/(m+1), series;
-//   sin, cos  x = k pi/2 + r with pi/2 in two parts (exact enough for |x| < 2^28),
-//        series for sin and cos of r, chosen and signed by k mod 4.
-// Off their fast range (log: x <= 0, infinities, NaN; sin/cos: |x| >= 2^28, infinities,
-// NaN) glibc's scalar float32 function gives the value, so special cases are libm's.
+// float32_math.h — float32 exp, log, sin and cos on AVX2 + FMA CPUs, written with intrinsics
+// 8 lanes a vector (on AVX-512 the loops of math_avx512_f32.h run instead):
+//   exp  in float32 arithmetic, x = k ln2/16 + r, a 16-entry table of 2^(j/16) as hi + lo, so
+//        that only the last addition rounds at full weight: within 0.5 + 0.05 ulp;
+//   log  in float32 arithmetic, math_avx512_f32.h's log at 8 lanes (the same values): 0.51 ulp;
+//   sin, cos  evaluated in float64 (x = m pi/2 + r, one polynomial per lane), rounded once:
+//        0.5 ulp but in rare near-ties.
+// NumPy's own AVX2 float32 loops for these reach 1.4 to 2.6 ulp. Off each fast range (exp:
+// x < -87 or > 88.7, where results are subnormal or overflow, and NaN, with x < -104 settled
+// to 0 in the vector; log: x <= 0, subnormals, infinities, NaN; sin/cos: |x| >= 2^20, zeros,
+// infinities, NaN) glibc's scalar float32 function gives the value, so special cases are libm's,
+// and log of a negative number takes libm's NaN from math_domain.h without calling it.
 #pragma once
 #include <cstdint>
 
