@@ -1,6 +1,7 @@
 // exp_log_f64.cpp — the float64 exp/log family for the vectorizer (see exp_log_f64.h).
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/cpu_features.h"
+#include "backends/cpu/math_avx2_f64.h"
 #include "backends/cpu/math_avx512_f64.h"
 
 #include <cmath>
@@ -340,15 +341,33 @@ DLA_IVDEP
 }
 
 // Blocks through a stack copy of the input, so that the fix-up pass still sees the
-// arguments when out is in.
+// arguments when out is in. Arguments outside `domain` (log of a negative number) are
+// replaced in the copy by one inside it, on every function's fast range, and get the
+// domain's NaN afterwards: without a branch or a libm call per lane (acosh of normal data,
+// mostly below 1, took 1.39x NumPy's time).
 #define DLA_EXP_LOG_ROW(NAME, ISA)                                                              \
-  __attribute__((target(ISA))) void NAME(ExpLogFn fn, const double* in, double* out, int64_t n) { \
+  __attribute__((target(ISA))) void NAME(ExpLogFn fn, const double* in, double* out, int64_t n, \
+                                         const NanOutside<double>* domain) {                  \
     constexpr int64_t kBlock = 256;                                                             \
     double x[kBlock];                                                                           \
+    unsigned char outside[kBlock];                                                              \
     const Tables& T = tables();                                                                 \
     for (int64_t i0 = 0; i0 < n; i0 += kBlock) {                                                \
       const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;                                      \
-      std::memcpy(x, in + i0, sizeof(double) * size_t(m));                                      \
+      int any_outside = 0;                                                                      \
+      if (domain) {                                                                             \
+        const double lo = domain->lo, hi = domain->hi;                                         \
+        const double inside = std::isfinite(hi) ? lo + 0.75 * (hi - lo) : lo + 1.5;             \
+        for (int64_t k = 0; k < m; ++k) {                                                       \
+          const double v = in[i0 + k];                                                          \
+          const int o = int(v < lo) | int(v > hi);                                              \
+          any_outside |= o;                                                                     \
+          outside[k] = static_cast<unsigned char>(o);                                           \
+          x[k] = o ? inside : v;                                                                \
+        }                                                                                       \
+      } else {                                                                                  \
+        std::memcpy(x, in + i0, sizeof(double) * size_t(m));                                    \
+      }                                                                                         \
       switch (fn) {                                                                             \
         case ExpLogFn::Exp: block<ExpLogFn::Exp>(x, out + i0, m, T); break;                        \
         case ExpLogFn::Expm1: block<ExpLogFn::Expm1>(x, out + i0, m, T); break;                    \
@@ -362,7 +381,7 @@ DLA_IVDEP
         case ExpLogFn::Asinh: block<ExpLogFn::Asinh>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Acosh: block<ExpLogFn::Acosh>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Atanh: block<ExpLogFn::Atanh>(x, out + i0, m, T); break;                    \
-        /* AVX-512 only (math_avx512_f64.h): never chosen here, libm's values if asked */           \
+        /* AVX-512 only (math_avx512_f64.h; sin and cos also math_avx2_f64.h): libm's if asked */  \
         case ExpLogFn::Atan: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::atan(x[i]); break; \
         case ExpLogFn::Asin: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::asin(x[i]); break; \
         case ExpLogFn::Acos: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::acos(x[i]); break; \
@@ -370,13 +389,15 @@ DLA_IVDEP
         case ExpLogFn::Sin: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::sin(x[i]); break; \
         case ExpLogFn::Cos: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::cos(x[i]); break; \
       }                                                                                         \
+      if (any_outside)                                                                          \
+        for (int64_t k = 0; k < m; ++k) out[i0 + k] = outside[k] ? domain->nan : out[i0 + k];   \
     }                                                                                           \
   }
 DLA_EXP_LOG_ROW(row_avx512, DLA_AVX512_TARGET)
 DLA_EXP_LOG_ROW(row_avx2, "avx2,fma")
 #undef DLA_EXP_LOG_ROW
 
-using RowFn = void (*)(ExpLogFn, const double*, double*, int64_t);
+using RowFn = void (*)(ExpLogFn, const double*, double*, int64_t, const NanOutside<double>*);
 RowFn row() {
   switch (vector_level()) {
     case VectorLevel::Avx512: return &row_avx512;
@@ -390,7 +411,8 @@ RowFn row() {
 bool exp_log_f64_available() { return row() != nullptr; }
 
 void exp_log_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
-  if (!math_avx512_f64_row(fn, in, out, n, domain)) row()(fn, in, out, n);
+  if (!math_avx512_f64_row(fn, in, out, n, domain) && !math_avx2_f64_row(fn, in, out, n, domain))
+    row()(fn, in, out, n, domain);
 }
 
 }  // namespace dla::cpu

@@ -4,16 +4,16 @@
 #include "backends/cpu/cpu_features.h"
 #include "backends/cpu/math_avx512_f32.h"
 
+#include "backends/cpu/avx2_row.h"
+
 #include <immintrin.h>
 
 #include <cmath>
-#include <cstring>
-
-// Every helper carries the loops' target: intrinsics only inline into functions compiled for it.
-#define DLA_V256 __attribute__((target("avx2,fma"), always_inline)) inline
 
 namespace dla::cpu {
 namespace {
+
+using avx2_math::row;
 
 DLA_V256 __m256 set1(float v) { return _mm256_set1_ps(v); }
 DLA_V256 __m256d set1d(double v) { return _mm256_set1_pd(v); }
@@ -211,54 +211,6 @@ struct SinCosKernel {
   static float scalar(float x) { return Cos ? std::cos(x) : std::sin(x); }
 };
 
-// ---- the row ---------------------------------------------------------------------------------
-// Lanes of `slow` (a movemask) are recomputed by libm from the saved arguments.
-template <class K>
-__attribute__((noinline)) void fix_up(int slow, const float* xs, float* out) {
-  for (int l = 0; l < 8; ++l)
-    if (slow & (1 << l)) out[l] = K::scalar(xs[l]);
-}
-
-// One vector: the kernel's value for the lanes of `live` (a movemask), the NaN of `domain`
-// where x is outside it (blended in, without branches: data with negatives in it has them in
-// random lanes), libm's for the other lanes off the fast range. x is read before out is
-// written, so in == out works.
-template <class K>
-DLA_V256 void step(__m256 x, float* out, int live, __m256i live_mask, const typename K::Regs& T,
-                   const NanOutside<float>* domain) {
-  __m256 y = K::compute(x, T);
-  __m256 done = _mm256_or_ps(K::fast(x), K::settled(x));
-  if (domain) {
-    const __m256 outside = _mm256_or_ps(_mm256_cmp_ps(x, set1(domain->lo), _CMP_LT_OQ),
-                                        _mm256_cmp_ps(x, set1(domain->hi), _CMP_GT_OQ));
-    y = _mm256_blendv_ps(y, set1(domain->nan), outside);
-    done = _mm256_or_ps(done, outside);
-  }
-  if (live == 0xff) _mm256_storeu_ps(out, y);
-  else _mm256_maskstore_ps(out, live_mask, y);
-  if (const int slow = live & ~_mm256_movemask_ps(done)) {
-    alignas(32) float xs[8];
-    _mm256_store_ps(xs, x);
-    fix_up<K>(slow, xs, out);
-  }
-}
-
-template <class K>
-__attribute__((target("avx2,fma"))) void row(const float* in, float* out, int64_t n, const NanOutside<float>* domain) {
-  const typename K::Regs T = K::regs();
-  const __m256i all = _mm256_set1_epi32(-1);
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) step<K>(_mm256_loadu_ps(in + i), out + i, 0xff, all, T, domain);
-  if (i < n) {
-    // The idle lanes hold 0.5, on every fast range.
-    const int live = (1 << (n - i)) - 1;
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n - i)), lanes);
-    const __m256 x = _mm256_blendv_ps(set1(0.5f), _mm256_maskload_ps(in + i, mask), _mm256_castsi256_ps(mask));
-    step<K>(x, out + i, live, mask, T, domain);
-  }
-}
-
 }  // namespace
 
 bool float32_math_available() {
@@ -269,10 +221,10 @@ bool float32_math_available() {
 void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n, const NanOutside<float>* domain) {
   if (math_avx512_f32_row(fn, in, out, n, domain)) return;
   switch (fn) {
-    case Float32Fn::Exp: return row<ExpKernel>(in, out, n, domain);
-    case Float32Fn::Log: return row<LogKernel>(in, out, n, domain);
-    case Float32Fn::Sin: return row<SinCosKernel<false>>(in, out, n, domain);
-    case Float32Fn::Cos: return row<SinCosKernel<true>>(in, out, n, domain);
+    case Float32Fn::Exp: return row<ExpKernel, float>(in, out, n, domain, 0.5f);
+    case Float32Fn::Log: return row<LogKernel, float>(in, out, n, domain, 0.5f);
+    case Float32Fn::Sin: return row<SinCosKernel<false>, float>(in, out, n, domain, 0.5f);
+    case Float32Fn::Cos: return row<SinCosKernel<true>, float>(in, out, n, domain, 0.5f);
     // AVX-512 only (math_avx512_f32.h); the policy never sends them here on other CPUs.
     case Float32Fn::Sinh: for (int64_t i = 0; i < n; ++i) out[i] = std::sinh(in[i]); return;
     case Float32Fn::Atanh: for (int64_t i = 0; i < n; ++i) out[i] = std::atanh(in[i]); return;

@@ -2,6 +2,7 @@
 #include "backends/cpu/math_avx512_f64.h"
 #include "backends/cpu/math_avx512_common.h"
 #include "backends/cpu/pow_log_table_f64.h"
+#include "backends/cpu/sincos_f64.h"
 
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@ namespace dla::cpu {
 namespace {
 
 using namespace avx512_math;
+using namespace sincos_f64;
 
 constexpr int kLogEntries = 16;
 constexpr double kLogStep = 3.0 / 64;  // [0.75, 1.5) in 16 intervals
@@ -721,7 +723,6 @@ struct Atan2Kernel {
 // division q = N_hi / D_hi (its latency is that of the reciprocal estimate and one Newton step
 // here, and the chain is what costs), corrected by the exact residual times a 14-bit reciprocal
 // (the correction is 2^-53 of q, so its own error is 2^-67), rounded once.
-constexpr double kPio4C[4] = {0x1.921fb54442d18p-1, 0x1.1a62633200000p-55, -0x1.747f23e32ed70p-88, 0x1.27044533e63a0p-143};
 constexpr double kInvPio4 = 0x1.45f306dc9c883p+0;
 constexpr double kTanT[10] = {0x1.5555555555555p-2, 0x1.1111111111135p-3, 0x1.ba1ba1ba140e5p-5, 0x1.664f4887a9574p-6,
                               0x1.226e33c205c76p-7, 0x1.d6d46bfc63b4dp-9, 0x1.7d91b3d336040p-10, 0x1.3695cbd43e3f9p-11,
@@ -780,12 +781,6 @@ struct Kernel<ExpLogFn::Tan> {
 // rh t and S(t) separately cost up to 0.2 ulp (0.70 ulp measured, 0.5x here after).
 // sin x is then +-sin r or +-cos r by n mod 4 (cos x the same at n + 1): both are formed for
 // every lane and one chosen by a blend, the sign set by bit 1 of n (xor).
-constexpr double kSinS1 = -1.66666666666666324348e-01;
-constexpr double kSinS[5] = {8.33333333332248946124e-03, -1.98412698298579493134e-04, 2.75573137070700676789e-06,
-                             -2.50507602534068634195e-08, 1.58969099521155010221e-10};
-constexpr double kCosC[6] = {4.16666666666666019037e-02,  -1.38888888888741095749e-03, 2.48015872894767294178e-05,
-                             -2.75573143513906633035e-07, 2.08757232129817482790e-09,  -1.13596475577881948265e-11};
-constexpr double kInvPio2 = 0x1.45f306dc9c883p-1;
 
 template <ExpLogFn F>
 struct SinCosKernel {

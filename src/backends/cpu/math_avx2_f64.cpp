@@ -1,0 +1,77 @@
+// math_avx2_f64.cpp — float64 sin and cos at 4 lanes (see math_avx2_f64.h).
+#include "backends/cpu/math_avx2_f64.h"
+
+#include "backends/cpu/avx2_row.h"
+#include "backends/cpu/cpu_features.h"
+#include "backends/cpu/sincos_f64.h"
+
+#include <cmath>
+
+namespace dla::cpu {
+namespace {
+
+using namespace sincos_f64;
+
+DLA_V256 __m256d set(double v) { return _mm256_set1_pd(v); }
+DLA_V256 __m256d fma(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
+template <int N>
+DLA_V256 __m256d poly(__m256d t, const double (&c)[N]) {  // Horner
+  __m256d p = set(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = fma(p, t, set(c[i]));
+  return p;
+}
+
+// x = n pi/2 + rh + rl for |x| < 2^20, sin r and cos r both formed, one chosen by n mod 4 and
+// signed by its bit 1: the derivation is math_avx512_f64.cpp's.
+template <bool Cos>
+struct SinCosKernel {
+  struct Regs {};
+  DLA_V256 static Regs regs() { return {}; }
+  // Below 2^20 and finite (not NaN); sin also leaves its zeros to libm (the sign of -0).
+  DLA_V256 static __m256d fast(__m256d x) {
+    const __m256d in_range = _mm256_cmp_pd(_mm256_andnot_pd(set(-0.0), x), set(0x1p20), _CMP_LT_OQ);
+    if constexpr (Cos) return in_range;
+    else return _mm256_and_pd(in_range, _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NEQ_UQ));
+  }
+  DLA_V256 static __m256d settled(__m256d) { return _mm256_setzero_pd(); }
+  DLA_V256 static __m256d compute(__m256d x, const Regs&) {
+    const __m256d n = _mm256_round_pd(_mm256_mul_pd(x, set(kInvPio2)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256d r1 = _mm256_fnmadd_pd(n, set(2 * kPio4C[0]), x);
+    const __m256d rh = _mm256_fnmadd_pd(n, set(2 * kPio4C[1]), r1);
+    const __m256d tail = fma(n, set(2 * kPio4C[2]), _mm256_mul_pd(n, set(2 * kPio4C[3])));
+    const __m256d rl = _mm256_sub_pd(_mm256_fnmadd_pd(n, set(2 * kPio4C[1]), _mm256_sub_pd(r1, rh)), tail);
+    const __m256d one = set(1.0);
+    const __m256d hr = _mm256_mul_pd(rh, set(0.5));
+    const __m256d t = _mm256_mul_pd(rh, rh);
+    const __m256d ht = _mm256_mul_pd(hr, rh);        // t/2, exactly
+    const __m256d hl = _mm256_fmsub_pd(hr, rh, ht);  // (rh^2 - t)/2, exactly
+    const __m256d rt = _mm256_mul_pd(rh, t);
+    const __m256d rt_lo = fma(_mm256_add_pd(rh, rh), hl, _mm256_fmsub_pd(rh, t, rt));
+    const __m256d s_small = fma(rt_lo, set(kSinS1), _mm256_fnmadd_pd(ht, rl, rl));
+    const __m256d s_lo = fma(rt, set(kSinS1), fma(_mm256_mul_pd(rt, t), poly(t, kSinS), s_small));
+    const __m256d s = _mm256_add_pd(rh, s_lo);
+    const __m256d h = _mm256_sub_pd(one, ht);
+    const __m256d w = fma(rh, rl, hl);  // rh rl + (rh^2 - t)/2
+    const __m256d c_lo = fma(_mm256_mul_pd(t, t), poly(t, kCosC), _mm256_sub_pd(_mm256_sub_pd(_mm256_sub_pd(one, h), ht), w));
+    const __m256d c = _mm256_add_pd(h, c_lo);
+    // n (+ 1 for cos) in the low bits of n + 1.5 2^52 (|n| < 2^21): bit 0 chooses cos r, bit 1 negates.
+    __m256i ni = _mm256_castpd_si256(_mm256_add_pd(n, set(0x1.8p52)));
+    if constexpr (Cos) ni = _mm256_add_epi64(ni, _mm256_set1_epi64x(1));
+    const __m256d y = _mm256_blendv_pd(s, c, _mm256_castsi256_pd(_mm256_slli_epi64(ni, 63)));
+    return _mm256_xor_pd(y, _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_and_si256(ni, _mm256_set1_epi64x(2)), 62)));
+  }
+  static double scalar(double x) { return Cos ? std::cos(x) : std::sin(x); }
+};
+
+}  // namespace
+
+bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
+  if (vector_level() != VectorLevel::Avx2Fma && vector_level() != VectorLevel::Avx512) return false;
+  switch (fn) {
+    case ExpLogFn::Sin: avx2_math::row<SinCosKernel<false>, double>(in, out, n, domain, 0.5); return true;
+    case ExpLogFn::Cos: avx2_math::row<SinCosKernel<true>, double>(in, out, n, domain, 0.5); return true;
+    default: return false;
+  }
+}
+
+}  // namespace dla::cpu

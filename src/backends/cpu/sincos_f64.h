@@ -1,0 +1,21 @@
+// sincos_f64.h — the constants of the float64 sin, cos and tan kernels, shared by the AVX-512
+// rows (math_avx512_f64.cpp, which also holds the derivations) and the AVX2 rows
+// (math_avx2_f64.cpp), so that both give the same values.
+#pragma once
+
+namespace dla::cpu::sincos_f64 {
+
+// pi/4 = C1 + C2 + C3 + C4 (199 bits): C1 the double nearest, C2 with its low 21 bits zero, so
+// that n C2 is exact for |n| < 2^21 (the reduction's range).
+constexpr double kPio4C[4] = {0x1.921fb54442d18p-1, 0x1.1a62633200000p-55, -0x1.747f23e32ed70p-88, 0x1.27044533e63a0p-143};
+
+// fdlibm's __kernel_sin (S1 and S: sin r = r + r^3 (S1 + t S(t)), t = r^2) and __kernel_cos
+// (C: cos r = 1 - t/2 + t^2 C(t)) on [-pi/4, pi/4], within 2^-58 there.
+constexpr double kSinS1 = -1.66666666666666324348e-01;
+constexpr double kSinS[5] = {8.33333333332248946124e-03, -1.98412698298579493134e-04, 2.75573137070700676789e-06,
+                             -2.50507602534068634195e-08, 1.58969099521155010221e-10};
+constexpr double kCosC[6] = {4.16666666666666019037e-02,  -1.38888888888741095749e-03, 2.48015872894767294178e-05,
+                             -2.75573143513906633035e-07, 2.08757232129817482790e-09,  -1.13596475577881948265e-11};
+constexpr double kInvPio2 = 0x1.45f306dc9c883p-1;
+
+}  // namespace dla::cpu::sincos_f64
