@@ -1,4 +1,4 @@
-// math_avx2_f64.cpp — float64 sin and cos at 4 lanes (see math_avx2_f64.h).
+// math_avx2_f64.cpp — float64 sin, cos and tan at 4 lanes (see math_avx2_f64.h).
 #include "backends/cpu/math_avx2_f64.h"
 
 #include "backends/cpu/avx2_row.h"
@@ -19,6 +19,31 @@ DLA_V256 __m256d poly(__m256d t, const double (&c)[N]) {  // Horner
   __m256d p = set(c[N - 1]);
   for (int i = N - 2; i >= 0; --i) p = fma(p, t, set(c[i]));
   return p;
+}
+
+// Estrin's scheme as math_avx512_f64.cpp splits it (the same products and sums).
+constexpr int estrin_level(int len) {
+  int k = 0;
+  while ((2 << k) < len) ++k;
+  return k;
+}
+template <int Lo, int Len, int N>
+DLA_V256 __m256d estrin_part(const double (&c)[N], const __m256d* pw) {
+  if constexpr (Len == 1) {
+    return set(c[Lo]);
+  } else if constexpr (Len == 2) {
+    return fma(set(c[Lo + 1]), pw[0], set(c[Lo]));
+  } else {
+    constexpr int k = estrin_level(Len), m = 1 << k;
+    return fma(estrin_part<Lo + m, Len - m>(c, pw), pw[k], estrin_part<Lo, m>(c, pw));
+  }
+}
+template <int N>
+DLA_V256 __m256d estrin(__m256d t, const double (&c)[N]) {
+  __m256d pw[5];
+  pw[0] = t;
+  for (int k = 1; k < 5 && (1 << k) < N; ++k) pw[k] = _mm256_mul_pd(pw[k - 1], pw[k - 1]);
+  return estrin_part<0, N>(c, pw);
 }
 
 // x = n pi/2 + rh + rl for |x| < 2^20, sin r and cos r both formed, one chosen by n mod 4 and
@@ -63,6 +88,52 @@ struct SinCosKernel {
   static double scalar(double x) { return Cos ? std::cos(x) : std::sin(x); }
 };
 
+// x = n pi/4 + rh + rl for |x| < 2^20, tan r = rh + (rl + rh t T(t)) renormalized, and by n mod
+// 4 tan x = N / D with (N, D) = (tr, 1), (1 + tr, 1 - tr), or those swapped and negated: the
+// derivation is math_avx512_f64.cpp's. The quotient's correction (2^-53 of it) takes a division
+// here, where AVX-512 multiplies by a 14-bit reciprocal estimate (so the last bit may differ
+// between the two, rarely; both within 0.69 ulp).
+struct TanKernel {
+  struct Regs {};
+  DLA_V256 static Regs regs() { return {}; }
+  // Finite, nonzero (libm keeps the sign of -0), below 2^20.
+  DLA_V256 static __m256d fast(__m256d x) {
+    const __m256d in_range = _mm256_cmp_pd(_mm256_andnot_pd(set(-0.0), x), set(0x1p20), _CMP_LT_OQ);
+    return _mm256_and_pd(in_range, _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NEQ_UQ));
+  }
+  DLA_V256 static __m256d settled(__m256d) { return _mm256_setzero_pd(); }
+  DLA_V256 static __m256d compute(__m256d x, const Regs&) {
+    const __m256d n = _mm256_round_pd(_mm256_mul_pd(x, set(kInvPio4)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256d one = set(1.0);
+    const __m256d r1 = _mm256_fnmadd_pd(n, set(kPio4C[0]), x);
+    const __m256d rh = _mm256_fnmadd_pd(n, set(kPio4C[1]), r1);
+    const __m256d tail = fma(n, set(kPio4C[2]), _mm256_mul_pd(n, set(kPio4C[3])));
+    const __m256d rl = _mm256_sub_pd(_mm256_fnmadd_pd(n, set(kPio4C[1]), _mm256_sub_pd(r1, rh)), tail);
+    const __m256d t = _mm256_mul_pd(rh, rh);
+    const __m256d tr_lo0 = fma(_mm256_mul_pd(rh, t), estrin(t, kTanT), rl);
+    const __m256d tr_hi = _mm256_add_pd(rh, tr_lo0);
+    const __m256d tr_lo = _mm256_add_pd(_mm256_sub_pd(rh, tr_hi), tr_lo0);
+    // o = n mod 2 as 0.0 or 1.0, from n's low bits in n + 1.5 2^52 (|n| < 2^21).
+    const __m256i ni = _mm256_castpd_si256(_mm256_add_pd(n, set(0x1.8p52)));
+    const __m256i shifter = _mm256_castpd_si256(set(0x1.8p52));
+    const __m256d o = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(ni, _mm256_set1_epi64x(1)), shifter)), set(0x1.8p52));
+    const __m256d a_hi = _mm256_add_pd(o, tr_hi);
+    const __m256d a_lo = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(o, a_hi), tr_hi), tr_lo);
+    const __m256d b_hi = _mm256_fnmadd_pd(o, tr_hi, one);
+    const __m256d b_lo = _mm256_fnmadd_pd(o, tr_lo, _mm256_fnmadd_pd(o, tr_hi, _mm256_sub_pd(one, b_hi)));
+    const __m256d swap = _mm256_castsi256_pd(_mm256_slli_epi64(ni, 62));  // bit 1 of n in the sign bit
+    const __m256d n_hi = _mm256_blendv_pd(a_hi, b_hi, swap), n_lo = _mm256_blendv_pd(a_lo, b_lo, swap);
+    const __m256d d_hi = _mm256_blendv_pd(b_hi, a_hi, swap), d_lo = _mm256_blendv_pd(b_lo, a_lo, swap);
+    const __m256d q = _mm256_div_pd(n_hi, d_hi);
+    const __m256d rem = _mm256_add_pd(_mm256_fnmadd_pd(q, d_hi, n_hi), _mm256_fnmadd_pd(q, d_lo, n_lo));
+    const __m256d y = _mm256_add_pd(q, _mm256_div_pd(rem, d_hi));
+    // n mod 4 in {2, 3}: the negated quotient (0 - y: y is never 0 there).
+    return _mm256_blendv_pd(y, _mm256_sub_pd(_mm256_setzero_pd(), y), swap);
+  }
+  static double scalar(double x) { return std::tan(x); }
+};
+
 }  // namespace
 
 bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
@@ -70,6 +141,7 @@ bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, co
   switch (fn) {
     case ExpLogFn::Sin: avx2_math::row<SinCosKernel<false>, double>(in, out, n, domain, 0.5); return true;
     case ExpLogFn::Cos: avx2_math::row<SinCosKernel<true>, double>(in, out, n, domain, 0.5); return true;
+    case ExpLogFn::Tan: avx2_math::row<TanKernel, double>(in, out, n, domain, 0.5); return true;
     default: return false;
   }
 }

@@ -723,10 +723,6 @@ struct Atan2Kernel {
 // division q = N_hi / D_hi (its latency is that of the reciprocal estimate and one Newton step
 // here, and the chain is what costs), corrected by the exact residual times a 14-bit reciprocal
 // (the correction is 2^-53 of q, so its own error is 2^-67), rounded once.
-constexpr double kInvPio4 = 0x1.45f306dc9c883p+0;
-constexpr double kTanT[10] = {0x1.5555555555555p-2, 0x1.1111111111135p-3, 0x1.ba1ba1ba140e5p-5, 0x1.664f4887a9574p-6,
-                              0x1.226e33c205c76p-7, 0x1.d6d46bfc63b4dp-9, 0x1.7d91b3d336040p-10, 0x1.3695cbd43e3f9p-11,
-                              0x1.dae2562213d7ep-13, 0x1.17dbfab95225ep-13};
 struct NoRegs {};
 DLA_V512 void load_regs(NoRegs*) {}
 

@@ -18,4 +18,11 @@ constexpr double kCosC[6] = {4.16666666666666019037e-02,  -1.3888888888874109574
                              -2.75573143513906633035e-07, 2.08757232129817482790e-09,  -1.13596475577881948265e-11};
 constexpr double kInvPio2 = 0x1.45f306dc9c883p-1;
 
+
+// tan r = r + r^3 T(r^2) on |r| <= pi/8 (a little more), fitted to 2^-54 of itself.
+constexpr double kInvPio4 = 0x1.45f306dc9c883p+0;
+constexpr double kTanT[10] = {0x1.5555555555555p-2, 0x1.1111111111135p-3, 0x1.ba1ba1ba140e5p-5, 0x1.664f4887a9574p-6,
+                              0x1.226e33c205c76p-7, 0x1.d6d46bfc63b4dp-9, 0x1.7d91b3d336040p-10, 0x1.3695cbd43e3f9p-11,
+                              0x1.dae2562213d7ep-13, 0x1.17dbfab95225ep-13};
+
 }  // namespace dla::cpu::sincos_f64

@@ -73,7 +73,7 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(log, Own, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
   X(log2, Vector, Own, Widened, Own, Widened, Own) X(log10, Vector, Own, Vector, Own, Widened, Own) \
   X(sin, Own, Own, Own, Own, Own, Own) X(cos, Own, Own, Own, Own, Own, Own)         \
-  X(tan, Vector, Own, Widened, Scalar, Widened, Own)                                            \
+  X(tan, Vector, Own, Widened, Own, Widened, Own)                                               \
   X(asin, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(acos, Vector, Own, Widened, Scalar, Widened, Own)                                           \
   X(atan, Vector, Own, Widened, Scalar, Widened, Own)                                           \
@@ -351,8 +351,8 @@ LoopFn own_float64_loop(OpId op) {
     case OpId::atan: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::atan, ExpLogFn::Atan> : nullptr;
     case OpId::asin: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::asin, ExpLogFn::Asin> : nullptr;
     case OpId::acos: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::acos, ExpLogFn::Acos> : nullptr;
-    case OpId::tan: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::tan, ExpLogFn::Tan> : nullptr;
     // AVX2 too (math_avx2_f64.h).
+    case OpId::tan: return &own_loop<OpId::tan, ExpLogFn::Tan>;
     case OpId::sin: return &own_loop<OpId::sin, ExpLogFn::Sin>;
     case OpId::cos: return &own_loop<OpId::cos, ExpLogFn::Cos>;
     default: return nullptr;
