@@ -1,161 +1,21 @@
-// simd_sort.cpp — the AVX-512 quicksort of simd_sort.h: vector partitions, bitonic networks.
-//
-// Partition (in place): one vector is kept back from each end, so that the slots already read
-// always leave room for the next vector's two compressed halves (keys below the pivot to the
-// left write position, the rest to the right one, each by a masked store: compressing straight
-// to memory is microcoded and slow on AMD Zen 4). Reading from the side with less room keeps
-// both write positions behind their read positions. Pivots are the median of a sorted sample;
-// a pivot that is the range's minimum (many equal keys) splits off its equal keys instead, so
-// every partition makes progress, and a recursion deeper than 2 log2 n falls back to std::sort.
+// simd_sort.cpp — the AVX-512 quicksort of simd_sort.h (simd_quicksort.h over simd_sort_vec.h's
+// AVX-512 traits), and the entry points, which run the AVX2 build of the same quicksort
+// (simd_sort_avx2.cpp) on CPUs without AVX-512.
 #include "backends/cpu/simd_sort.h"
 
-#include <immintrin.h>
-
-#include <algorithm>
-#include <cstring>
-#include <limits>
-
 #include "backends/cpu/cpu_features.h"
-#include "backends/cpu/parallel.h"
-#include "backends/cpu/simd_sort_vec.h"
+#include "backends/cpu/simd_quicksort.h"
 
 namespace dla::cpu {
 namespace {
 
-using namespace simd_sort_detail;
-
-// Where partition() writes: lw is the next slot on the left, rw the end of the free room
-// on the right.
-template <class K, bool OrEqual>
-struct Writer {
-  using V = Vec<K>;
-  K* a;
-  typename V::R p;
-  int64_t lw, rw;
-  // All of v, when there is room for a whole vector on both sides (the main loop): the left
-  // half is stored whole (lanes past it are overwritten later), which saves a mask there.
-  DLA_SORT_INLINE void put(typename V::R v) {
-    const typename V::M m = OrEqual ? V::le(v, p) : V::lt(v, p);
-    const int c = __builtin_popcount(unsigned(m));
-    V::store(a + lw, V::compress(m, v));
-    lw += c;
-    rw -= V::W - c;
-    V::store(a + rw, typename V::M(_bzhi_u32(~0u, unsigned(V::W - c))), V::compress(typename V::M(~m), v));
-  }
-  // The live lanes of v: those below the pivot to the left, the rest to the right.
-  DLA_SORT_INLINE void put(typename V::R v, typename V::M live) {
-    const typename V::M m = typename V::M((OrEqual ? V::le(v, p) : V::lt(v, p)) & live);
-    const int c = __builtin_popcount(unsigned(m));
-    const int rest = __builtin_popcount(unsigned(live)) - c;
-    V::store(a + lw, low_lanes<K>(c), V::compress(m, v));
-    lw += c;
-    rw -= rest;
-    V::store(a + rw, low_lanes<K>(rest), V::compress(typename V::M(live & ~m), v));
-  }
-};
-
-// Moves the keys of a[0..n) (n >= 2 U W) below the pivot (key < pivot, or key <= pivot with
-// OrEqual) to the front and returns their count. U vectors are kept back from each end and
-// read per step, so that the side decision (a branch the predictor cannot learn) is taken
-// once per U vectors.
-template <class K, bool OrEqual>
-DLA_SORT_TARGET int64_t partition(K* a, int64_t n, K pivot) {
-  using V = Vec<K>;
-  constexpr int W = V::W, U = 4;
-  constexpr typename V::M all = low_lanes<K>(W);
-  Writer<K, OrEqual> w{a, V::set1(pivot), 0, n};
-  typename V::R first[U], last[U];
-#pragma GCC unroll 4
-  for (int u = 0; u < U; ++u) {
-    first[u] = V::load(a + u * W);
-    last[u] = V::load(a + n - (U - u) * W);
-  }
-  int64_t l = U * W, r = n - U * W;  // unread keys: a[l..r)
-  while (r - l >= U * W) {
-    typename V::R v[U];
-    if (l - w.lw <= w.rw - r) {
-#pragma GCC unroll 4
-      for (int u = 0; u < U; ++u) v[u] = V::load(a + l + u * W);
-      l += U * W;
-    } else {
-      r -= U * W;
-#pragma GCC unroll 4
-      for (int u = 0; u < U; ++u) v[u] = V::load(a + r + u * W);
-    }
-#pragma GCC unroll 4
-    for (int u = 0; u < U; ++u) w.put(v[u]);
-  }
-  while (r - l >= W) {  // the same a vector at a time (room for W on each side stays)
-    typename V::R v;
-    if (l - w.lw <= w.rw - r) {
-      v = V::load(a + l);
-      l += W;
-    } else {
-      r -= W;
-      v = V::load(a + r);
-    }
-    w.put(v, all);
-  }
-  if (r > l) w.put(V::load(a + l, low_lanes<K>(int(r - l)), V::set1(0)), low_lanes<K>(int(r - l)));
-#pragma GCC unroll 4
-  for (int u = 0; u < U; ++u) {
-    w.put(first[u], all);
-    w.put(last[u], all);
-  }
-  return w.lw;
-}
-
-// One partition step of a[0..n) (n > kNetworkMax): returns [lo, hi) such that a[0..lo) and
-// a[hi..n) remain to be sorted and a[lo..hi) is in place (empty unless a run of equal keys
-// was split off).
 template <class K>
-void split(K* a, int64_t n, int64_t* lo, int64_t* hi) {
-  const K p = sample_pivot(a, n);
-  const int64_t b = partition<K, false>(a, n, p);
-  if (b > 0) {
-    *lo = *hi = b;
-    return;
-  }
-  // p is the smallest key: its equal keys are final.
-  *lo = 0;
-  *hi = p == std::numeric_limits<K>::max() ? n : partition<K, true>(a, n, p);
-}
-
-template <class K>
-void quicksort(K* a, int64_t n, int depth) {
-  while (n > kNetworkMax<K>) {
-    if (depth-- <= 0) {
-      std::sort(a, a + n);
-      return;
-    }
-    int64_t lo, hi;
-    split(a, n, &lo, &hi);
-    // Recurse into the smaller side, loop on the larger: the stack stays O(log n).
-    if (lo < n - hi) {
-      quicksort(a, lo, depth);
-      a += hi;
-      n -= hi;
-    } else {
-      quicksort(a + hi, n - hi, depth);
-      n = lo;
-    }
-  }
-  small_sort(a, n);
-}
-
-template <class K>
-bool sort_keys(K* a, int64_t n, bool allow_threads) {
-  if (!simd_sort_available()) return false;
-  const int threads = allow_threads ? num_threads() : 1;
-  constexpr int64_t kPartFrom = int64_t(1) << 17;  // parts worth a thread of their own
-  if (threads == 1 || n < 2 * kPartFrom) {
-    quicksort(a, n, depth_limit(n));
+bool sort_keys(K* keys, int64_t n, bool allow_threads) {
+  if (simd_sort_available()) {
+    simd_sort_detail::sort_keys(keys, n, allow_threads);
     return true;
   }
-  sort_in_parts(
-      n, threads, kPartFrom, [&](int64_t b, int64_t m, int64_t* lo, int64_t* hi) { split(a + b, m, lo, hi); },
-      [&](int64_t b, int64_t m) { quicksort(a + b, m, depth_limit(m)); });
-  return true;
+  return simd_sort_keys_avx2(keys, n, allow_threads);
 }
 
 }  // namespace
@@ -164,6 +24,8 @@ bool simd_sort_available() {
   static const bool bmi2 = __builtin_cpu_supports("bmi2");  // (every AVX-512 CPU has it)
   return vector_level() == VectorLevel::Avx512 && bmi2;
 }
+
+bool simd_sort_keys_available() { return simd_sort_available() || simd_sort_avx2_available(); }
 
 bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }

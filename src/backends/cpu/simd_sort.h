@@ -1,5 +1,6 @@
-// simd_sort.h — an AVX-512 quicksort of 32- and 64-bit unsigned keys (order_keys.h), the
-// value sort behind sort/unique when no indices travel with the keys.
+// simd_sort.h — a vector quicksort of 32- and 64-bit keys (order_keys.h, or signed integers
+// as themselves), the value sort behind sort/unique when no indices travel with the keys:
+// AVX-512 (simd_sort.cpp), or AVX2 (simd_sort_avx2.cpp) on CPUs without it.
 //
 // Equal keys are indistinguishable, so the sort need not be stable: it partitions with
 // vector compares and compresses (as NumPy's SIMD sort does) and finishes blocks of up to
@@ -10,11 +11,19 @@
 
 namespace dla::cpu {
 
-// Sorts keys[0..n) ascending and returns true; false (keys untouched) when the CPU lacks
-// AVX-512. With threads, a long row is split by the first partitions and the parts sorted
-// on the thread pool.
+// Sorts keys[0..n) ascending and returns true; false (keys untouched) when the CPU has
+// neither AVX-512 nor AVX2 (simd_sort_keys_available()). With threads, a long row is split by
+// the first partitions and the parts sorted on the thread pool.
 bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads);
+bool simd_sort_keys_available();
+// AVX-512 present: simd_argsort_keys and the other AVX-512-only pieces of the sorts run.
 bool simd_sort_available();
+// The AVX2 build, called by simd_sort_keys where AVX-512 is missing.
+bool simd_sort_avx2_available();
+bool simd_sort_keys_avx2(uint32_t* keys, int64_t n, bool allow_threads);
+bool simd_sort_keys_avx2(uint64_t* keys, int64_t n, bool allow_threads);
+bool simd_sort_keys_avx2(int32_t* keys, int64_t n, bool allow_threads);
+bool simd_sort_keys_avx2(int64_t* keys, int64_t n, bool allow_threads);
 
 // Sorts keys[0..n) ascending with positions[0..n) moved along, equal keys in ascending order of
 // their positions (so a stable argsort when positions start as 0, 1, 2 ...); false (nothing

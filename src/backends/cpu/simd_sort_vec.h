@@ -1,7 +1,12 @@
-// simd_sort_vec.h — the pieces the AVX-512 sorts share (simd_sort.cpp keys only,
-// simd_argsort.cpp keys with positions): per-width vector traits, the bitonic networks that
-// sort up to 16 registers of keys, the sample-median pivot, the quicksorts' depth limit, and
-// the split of a long row into parts sorted on the thread pool.
+// simd_sort_vec.h — the pieces the vector sorts share (simd_sort.cpp keys only, simd_argsort.cpp
+// keys with positions, simd_sort_avx2.cpp keys only on AVX2): per-width vector traits, the
+// bitonic networks that sort up to 16 registers of keys, the sample-median pivot, the
+// quicksorts' depth limit, and the split of a long row into parts sorted on the thread pool.
+//
+// Included once per ISA: by default for AVX-512 (namespace simd_sort_detail, masks as AVX-512
+// mask registers), and with DLA_SORT_ISA_AVX2 defined for AVX2 (namespace simd_sort_avx2,
+// masks as movemask bits, compresses by a permutation table), so that the two instantiations
+// of the same templates never meet at link time.
 #pragma once
 #include <immintrin.h>
 
@@ -13,19 +18,28 @@
 
 #include "backends/cpu/parallel.h"
 
+#ifndef DLA_SORT_ISA_AVX2
 #define DLA_SORT_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,popcnt,bmi2")))
+#define DLA_SORT_NS simd_sort_detail
+#else
+#define DLA_SORT_TARGET __attribute__((target("avx2,popcnt,bmi2")))
+#define DLA_SORT_NS simd_sort_avx2
+#endif
 #define DLA_SORT_INLINE DLA_SORT_TARGET __attribute__((always_inline)) inline
 
-namespace dla::cpu::simd_sort_detail {
+namespace dla::cpu::DLA_SORT_NS {
 
 template <class K>
 struct Vec;
+
+#ifndef DLA_SORT_ISA_AVX2
 
 template <>
 struct Vec<uint32_t> {
   using R = __m512i;
   using M = __mmask16;
   static constexpr int W = 16;
+  static constexpr bool kWholeStores = false;  // partition stores each half under a mask
   DLA_SORT_INLINE static R load(const uint32_t* p) { return _mm512_loadu_si512(p); }
   DLA_SORT_INLINE static R load(const uint32_t* p, M m, R fill) { return _mm512_mask_loadu_epi32(fill, m, p); }
   DLA_SORT_INLINE static void store(uint32_t* p, M m, R v) { _mm512_mask_storeu_epi32(p, m, v); }
@@ -57,6 +71,7 @@ struct Vec<uint64_t> {
   using R = __m512i;
   using M = __mmask8;
   static constexpr int W = 8;
+  static constexpr bool kWholeStores = false;
   DLA_SORT_INLINE static R load(const uint64_t* p) { return _mm512_loadu_si512(p); }
   DLA_SORT_INLINE static R load(const uint64_t* p, M m, R fill) { return _mm512_mask_loadu_epi64(fill, m, p); }
   DLA_SORT_INLINE static void store(uint64_t* p, M m, R v) { _mm512_mask_storeu_epi64(p, m, v); }
@@ -116,6 +131,127 @@ struct SignedVec : Base {
 template <> struct Vec<int32_t> : SignedVec<int32_t, uint32_t, Vec<uint32_t>> {};
 template <> struct Vec<int64_t> : SignedVec<int64_t, uint64_t, Vec<uint64_t>> {};
 
+#else
+// AVX2: a mask is the lanes' movemask bits (lane i: bit i; bits past W ignored), turned into a
+// vector mask where a masked load or store or a blend needs one; a compress is one permute by a
+// table of lane orders (the mask's lanes first, in order, then the others), so that both halves
+// of a partitioned vector come out of one permute.
+struct CompressOrders {
+  int32_t lanes32[256][8];  // 8 lanes of 32 bits
+  int32_t lanes64[16][8];   // 4 lanes of 64 bits, as pairs of 32-bit lane numbers
+};
+constexpr CompressOrders make_compress_orders() {
+  CompressOrders t{};
+  for (int m = 0; m < 256; ++m) {
+    int k = 0;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int i = 0; i < 8; ++i)
+        if (((m >> i) & 1) == (pass == 0 ? 1 : 0)) t.lanes32[m][k++] = i;
+  }
+  for (int m = 0; m < 16; ++m) {
+    int k = 0;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int i = 0; i < 4; ++i)
+        if (((m >> i) & 1) == (pass == 0 ? 1 : 0)) {
+          t.lanes64[m][k++] = 2 * i;
+          t.lanes64[m][k++] = 2 * i + 1;
+        }
+  }
+  return t;
+}
+alignas(32) inline constexpr CompressOrders kCompressOrders = make_compress_orders();
+
+// The traits for 32-bit (Bits 32) or 64-bit keys, unsigned or Signed.
+template <int Bits, bool Signed>
+struct Avx2Vec {
+  using R = __m256i;
+  using M = uint32_t;
+  static constexpr int W = 256 / Bits;
+  static constexpr bool kWholeStores = true;  // partition stores whole vectors (see Writer)
+  DLA_SORT_INLINE static R lane_bits() {
+    if constexpr (Bits == 32) return _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    else return _mm256_setr_epi64x(1, 2, 4, 8);
+  }
+  DLA_SORT_INLINE static R vector_mask(M m) {
+    const R b = lane_bits();
+    if constexpr (Bits == 32) return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(m)), b), b);
+    else return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(int64_t(m)), b), b);
+  }
+  template <class K>
+  DLA_SORT_INLINE static R load(const K* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  // Masked loads and stores take the plain instruction when every lane is live (the networks'
+  // full registers): AMD's masked stores cost several times a plain one.
+  template <class K>
+  DLA_SORT_INLINE static R load(const K* p, M m, R fill) {
+    if ((m & ((1u << W) - 1)) == (1u << W) - 1) return load(p);
+    const R v = vector_mask(m);
+    if constexpr (Bits == 32) return _mm256_blendv_epi8(fill, _mm256_maskload_epi32(reinterpret_cast<const int*>(p), v), v);
+    else return _mm256_blendv_epi8(fill, _mm256_maskload_epi64(reinterpret_cast<const long long*>(p), v), v);
+  }
+  template <class K>
+  DLA_SORT_INLINE static void store(K* p, M m, R v) {
+    if ((m & ((1u << W) - 1)) == (1u << W) - 1) return store(p, v);
+    if constexpr (Bits == 32) _mm256_maskstore_epi32(reinterpret_cast<int*>(p), vector_mask(m), v);
+    else _mm256_maskstore_epi64(reinterpret_cast<long long*>(p), vector_mask(m), v);
+  }
+  template <class K>
+  DLA_SORT_INLINE static void store(K* p, R v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  template <class K>
+  DLA_SORT_INLINE static R set1(K k) {
+    if constexpr (Bits == 32) return _mm256_set1_epi32(int(k));
+    else return _mm256_set1_epi64x(int64_t(k));
+  }
+  // a > b as a vector mask (64-bit unsigned: signed compare with the sign bits flipped).
+  DLA_SORT_INLINE static R greater(R a, R b) {
+    if constexpr (Bits == 32) {
+      if constexpr (Signed) return _mm256_cmpgt_epi32(a, b);
+      const R s = _mm256_set1_epi32(INT32_MIN);
+      return _mm256_cmpgt_epi32(_mm256_xor_si256(a, s), _mm256_xor_si256(b, s));
+    } else {
+      if constexpr (Signed) return _mm256_cmpgt_epi64(a, b);
+      const R s = _mm256_set1_epi64x(INT64_MIN);
+      return _mm256_cmpgt_epi64(_mm256_xor_si256(a, s), _mm256_xor_si256(b, s));
+    }
+  }
+  DLA_SORT_INLINE static M bits(R v) {
+    if constexpr (Bits == 32) return M(_mm256_movemask_ps(_mm256_castsi256_ps(v)));
+    else return M(_mm256_movemask_pd(_mm256_castsi256_pd(v)));
+  }
+  DLA_SORT_INLINE static R min(R a, R b) {
+    if constexpr (Bits == 32) return Signed ? _mm256_min_epi32(a, b) : _mm256_min_epu32(a, b);
+    else return _mm256_blendv_epi8(a, b, greater(a, b));
+  }
+  DLA_SORT_INLINE static R max(R a, R b) {
+    if constexpr (Bits == 32) return Signed ? _mm256_max_epi32(a, b) : _mm256_max_epu32(a, b);
+    else return _mm256_blendv_epi8(b, a, greater(a, b));
+  }
+  DLA_SORT_INLINE static M lt(R a, R b) { return bits(greater(b, a)); }
+  DLA_SORT_INLINE static M le(R a, R b) { return M(~bits(greater(a, b)) & ((1u << W) - 1)); }
+  DLA_SORT_INLINE static R compress(M m, R v) {
+    const int32_t* order = Bits == 32 ? kCompressOrders.lanes32[m & 0xff] : kCompressOrders.lanes64[m & 0xf];
+    return _mm256_permutevar8x32_epi32(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(order)));
+  }
+  DLA_SORT_INLINE static R permute(R idx, R v) { return _mm256_permutevar8x32_epi32(v, idx); }
+  DLA_SORT_INLINE static R blend(M take_b, R a, R b) { return _mm256_blendv_epi8(a, b, vector_mask(take_b)); }
+  DLA_SORT_INLINE static R max(M m, R src, R a, R b) { return blend(m, src, max(a, b)); }
+  DLA_SORT_INLINE static R lanes_xor(int j) {  // lane i -> i ^ j, as 32-bit lane numbers
+    if constexpr (Bits == 32) return _mm256_xor_si256(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(j));
+    else return _mm256_add_epi32(_mm256_slli_epi32(_mm256_xor_si256(_mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), _mm256_set1_epi32(j)), 1),
+                                 _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1));
+  }
+  template <int j>
+  DLA_SORT_INLINE static R swap_lanes(R v) {
+    if constexpr (Bits == 32 && j == 1) return _mm256_shuffle_epi32(v, 0xB1);
+    else if constexpr ((Bits == 32 && j == 2) || (Bits == 64 && j == 1)) return _mm256_shuffle_epi32(v, 0x4E);
+    else return _mm256_permute2x128_si256(v, v, 0x01);  // the two 128-bit halves swapped
+  }
+};
+template <> struct Vec<uint32_t> : Avx2Vec<32, false> {};
+template <> struct Vec<uint64_t> : Avx2Vec<64, false> {};
+template <> struct Vec<int32_t> : Avx2Vec<32, true> {};
+template <> struct Vec<int64_t> : Avx2Vec<64, true> {};
+#endif
+
 template <class K>
 constexpr typename Vec<K>::M low_lanes(int c) {  // the first c lanes, 0 <= c <= W
   return typename Vec<K>::M((uint32_t(1) << c) - 1);
@@ -139,15 +275,17 @@ DLA_SORT_INLINE typename Vec<K>::R stage(typename Vec<K>::R v) {
   return V::max(max_lanes<K>(k, j), V::min(v, p), v, p);  // min, and max where the mask says
 }
 
-// Sorts the lanes of one register ascending (bitonic network: 10 stages for 16 lanes, 6 for 8).
+// Sorts the lanes of one register ascending (bitonic network: 10 stages for 16 lanes, 6 for 8, 3 for 4).
 template <class K>
 DLA_SORT_INLINE typename Vec<K>::R sort_register(typename Vec<K>::R v) {
   v = stage<K, 2, 1>(v);
   v = stage<K, 4, 2>(v);
   v = stage<K, 4, 1>(v);
-  v = stage<K, 8, 4>(v);
-  v = stage<K, 8, 2>(v);
-  v = stage<K, 8, 1>(v);
+  if constexpr (Vec<K>::W >= 8) {
+    v = stage<K, 8, 4>(v);
+    v = stage<K, 8, 2>(v);
+    v = stage<K, 8, 1>(v);
+  }
   if constexpr (Vec<K>::W == 16) {
     v = stage<K, 16, 8>(v);
     v = stage<K, 16, 4>(v);
@@ -163,7 +301,7 @@ template <class K>
 DLA_SORT_INLINE typename Vec<K>::R clean_register(typename Vec<K>::R v) {
   constexpr int W = Vec<K>::W;
   if constexpr (W == 16) v = stage<K, 32, 8>(v);
-  v = stage<K, 2 * W, 4>(v);
+  if constexpr (W >= 8) v = stage<K, 2 * W, 4>(v);
   v = stage<K, 2 * W, 2>(v);
   return stage<K, 2 * W, 1>(v);
 }
@@ -223,7 +361,7 @@ DLA_SORT_TARGET void network_sort(K* a, int64_t n) {
 }
 
 template <class K>
-constexpr int64_t kNetworkMax = 16 * Vec<K>::W;  // 256 keys of 32 bits, 128 of 64
+constexpr int64_t kNetworkMax = 16 * Vec<K>::W;  // AVX-512: 256 keys of 32 bits, 128 of 64; AVX2: 128, 64
 
 template <class K>
 void small_sort(K* a, int64_t n) {
@@ -244,8 +382,7 @@ K sample_pivot(const K* a, int64_t n) {
   const int m = n >= 4096 ? 64 : 16;
   for (int i = 0; i < m; ++i) s[i] = a[(n / m) * i + (n / m) / 2];
   if (m == 16) small_sort(s, 16);
-  else if constexpr (Vec<K>::W == 16) network_sort<K, 4>(s, 64);
-  else network_sort<K, 8>(s, 64);
+  else network_sort<K, 64 / Vec<K>::W>(s, 64);
   return s[m / 2];
 }
 
@@ -284,4 +421,4 @@ void sort_in_parts(int64_t n, int threads, int64_t part_from, Split&& split, Sor
   });
 }
 
-}  // namespace dla::cpu::simd_sort_detail
+}  // namespace dla::cpu::DLA_SORT_NS

@@ -114,7 +114,7 @@ void values_from_keys(const K* keys, int64_t n, K flip, T* out, int64_t os) {
 template <class T>
 bool sort_by_positions(const T* x, int64_t xs, int64_t n, uint32_t flip, uint64_t* pairs, bool allow_threads) {
   using OK = OrderKey<T>;
-  if (!simd_sort_available()) return false;
+  if (!simd_sort_keys_available()) return false;
   for (int64_t i = 0; i < n; ++i) pairs[i] = (uint64_t(uint32_t(OK::of(x[i * xs]) ^ flip)) << 32) | uint64_t(i);
   simd_sort_keys(pairs, n, allow_threads);
   for (int64_t i = 0; i < n; ++i) pairs[i] &= 0xffffffffu;
@@ -145,7 +145,7 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
   for (int64_t r = rb; r < re; ++r) {
     const T* xr = xbase + walk.offset(r);
     const int64_t out0 = (r / inner) * len * inner + r % inner;  // row r's first output element
-    if (ibase && inner == 1 && len >= kRadixFrom && simd_sort_available()) {
+    if (ibase && inner == 1 && len >= kRadixFrom && simd_sort_keys_available()) {
       // Indices of a row contiguous in the output, by the vector quicksort, the positions
       // right in the int64 output: 32-bit keys as (key << 32 | position), all distinct, so
       // equal keys keep their original order; 64-bit keys carrying their positions (equal
@@ -155,10 +155,12 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
       if constexpr (std::is_same_v<K, uint32_t>) {
         sorted = len <= int64_t(UINT32_MAX) && sort_by_positions(xr, xs, len, flip, pos, threads_inside);
       } else if constexpr (std::is_same_v<K, uint64_t>) {
-        if (!keys_buffer) keys_buffer = buffer<K>(len);
-        make_keys(xr, xs, len, flip, keys_buffer.get());
-        for (int64_t i = 0; i < len; ++i) pos[i] = uint64_t(i);
-        sorted = simd_argsort_keys(keys_buffer.get(), pos, len, threads_inside);
+        if (simd_sort_available()) {  // simd_argsort_keys is AVX-512's; elsewhere the radix sort below
+          if (!keys_buffer) keys_buffer = buffer<K>(len);
+          make_keys(xr, xs, len, flip, keys_buffer.get());
+          for (int64_t i = 0; i < len; ++i) pos[i] = uint64_t(i);
+          sorted = simd_argsort_keys(keys_buffer.get(), pos, len, threads_inside);
+        }
       }
       if (sorted) {
         if (vbase)
@@ -169,7 +171,7 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8)) {
       // Integer values alone: copied into the output and sorted there as themselves (equal
       // integers are indistinguishable: no stability to keep); descending is the reverse.
-      if (vbase && !ibase && inner == 1 && simd_sort_available()) {
+      if (vbase && !ibase && inner == 1 && simd_sort_keys_available()) {
         T* out = vbase + out0;
         if (xs == 1) std::memcpy(out, xr, size_t(len) * sizeof(T));
         else for (int64_t i = 0; i < len; ++i) out[i] = xr[i * xs];

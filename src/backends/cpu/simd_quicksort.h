@@ -1,0 +1,166 @@
+// simd_quicksort.h — the vector quicksort of keys (simd_sort.h) over the traits of
+// simd_sort_vec.h, included once per ISA (simd_sort.cpp for AVX-512, simd_sort_avx2.cpp for
+// AVX2), in the namespace simd_sort_vec.h chose for it.
+//
+// Partition (in place): one vector is kept back from each end, so that the slots already read
+// always leave room for the next vector's two compressed halves (keys below the pivot to the
+// left write position, the rest to the right one: on AVX-512 each by a masked store, since
+// compressing straight to memory is microcoded and slow on AMD Zen 4; on AVX2 both whole).
+// Reading from the side with less room keeps both write positions behind their read
+// positions. Pivots are the median of a sorted sample; a pivot that is the range's minimum
+// (many equal keys) splits off its equal keys instead, so every partition makes progress, and
+// a recursion deeper than 2 log2 n falls back to std::sort.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "backends/cpu/parallel.h"
+#include "backends/cpu/simd_sort_vec.h"
+
+namespace dla::cpu::DLA_SORT_NS {
+
+// Where partition() writes: lw is the next slot on the left, rw the end of the free room
+// on the right.
+template <class K, bool OrEqual>
+struct Writer {
+  using V = Vec<K>;
+  K* a;
+  typename V::R p;
+  int64_t lw, rw;
+  // All of v, when there is room for a whole vector on both sides (the main loop): the left
+  // half is stored whole (lanes past it are overwritten later), which saves a mask there. With
+  // kWholeStores (AVX2, whose masked stores are slow) the right half too: one compress puts
+  // the left keys first and the right ones last, stored whole at both ends.
+  DLA_SORT_INLINE void put(typename V::R v) {
+    const typename V::M m = OrEqual ? V::le(v, p) : V::lt(v, p);
+    const int c = __builtin_popcount(unsigned(m));
+    if constexpr (V::kWholeStores) {
+      const typename V::R both = V::compress(m, v);
+      V::store(a + lw, both);
+      V::store(a + rw - V::W, both);
+      lw += c;
+      rw -= V::W - c;
+    } else {
+      V::store(a + lw, V::compress(m, v));
+      lw += c;
+      rw -= V::W - c;
+      V::store(a + rw, typename V::M(_bzhi_u32(~0u, unsigned(V::W - c))), V::compress(typename V::M(~m), v));
+    }
+  }
+  // The live lanes of v: those below the pivot to the left, the rest to the right.
+  DLA_SORT_INLINE void put(typename V::R v, typename V::M live) {
+    const typename V::M m = typename V::M((OrEqual ? V::le(v, p) : V::lt(v, p)) & live);
+    const int c = __builtin_popcount(unsigned(m));
+    const int rest = __builtin_popcount(unsigned(live)) - c;
+    V::store(a + lw, low_lanes<K>(c), V::compress(m, v));
+    lw += c;
+    rw -= rest;
+    V::store(a + rw, low_lanes<K>(rest), V::compress(typename V::M(live & ~m), v));
+  }
+};
+
+// Moves the keys of a[0..n) (n >= 2 U W) below the pivot (key < pivot, or key <= pivot with
+// OrEqual) to the front and returns their count. U vectors are kept back from each end and
+// read per step, so that the side decision (a branch the predictor cannot learn) is taken
+// once per U vectors.
+template <class K, bool OrEqual>
+DLA_SORT_TARGET int64_t partition(K* a, int64_t n, K pivot) {
+  using V = Vec<K>;
+  constexpr int W = V::W, U = 4;
+  constexpr typename V::M all = low_lanes<K>(W);
+  Writer<K, OrEqual> w{a, V::set1(pivot), 0, n};
+  typename V::R first[U], last[U];
+#pragma GCC unroll 4
+  for (int u = 0; u < U; ++u) {
+    first[u] = V::load(a + u * W);
+    last[u] = V::load(a + n - (U - u) * W);
+  }
+  int64_t l = U * W, r = n - U * W;  // unread keys: a[l..r)
+  while (r - l >= U * W) {
+    typename V::R v[U];
+    if (l - w.lw <= w.rw - r) {
+#pragma GCC unroll 4
+      for (int u = 0; u < U; ++u) v[u] = V::load(a + l + u * W);
+      l += U * W;
+    } else {
+      r -= U * W;
+#pragma GCC unroll 4
+      for (int u = 0; u < U; ++u) v[u] = V::load(a + r + u * W);
+    }
+#pragma GCC unroll 4
+    for (int u = 0; u < U; ++u) w.put(v[u]);
+  }
+  while (r - l >= W) {  // the same a vector at a time (room for W on each side stays)
+    typename V::R v;
+    if (l - w.lw <= w.rw - r) {
+      v = V::load(a + l);
+      l += W;
+    } else {
+      r -= W;
+      v = V::load(a + r);
+    }
+    w.put(v, all);
+  }
+  if (r > l) w.put(V::load(a + l, low_lanes<K>(int(r - l)), V::set1(0)), low_lanes<K>(int(r - l)));
+#pragma GCC unroll 4
+  for (int u = 0; u < U; ++u) {
+    w.put(first[u], all);
+    w.put(last[u], all);
+  }
+  return w.lw;
+}
+
+// One partition step of a[0..n) (n > kNetworkMax): returns [lo, hi) such that a[0..lo) and
+// a[hi..n) remain to be sorted and a[lo..hi) is in place (empty unless a run of equal keys
+// was split off).
+template <class K>
+void split(K* a, int64_t n, int64_t* lo, int64_t* hi) {
+  const K p = sample_pivot(a, n);
+  const int64_t b = partition<K, false>(a, n, p);
+  if (b > 0) {
+    *lo = *hi = b;
+    return;
+  }
+  // p is the smallest key: its equal keys are final.
+  *lo = 0;
+  *hi = p == std::numeric_limits<K>::max() ? n : partition<K, true>(a, n, p);
+}
+
+template <class K>
+void quicksort(K* a, int64_t n, int depth) {
+  while (n > kNetworkMax<K>) {
+    if (depth-- <= 0) {
+      std::sort(a, a + n);
+      return;
+    }
+    int64_t lo, hi;
+    split(a, n, &lo, &hi);
+    // Recurse into the smaller side, loop on the larger: the stack stays O(log n).
+    if (lo < n - hi) {
+      quicksort(a, lo, depth);
+      a += hi;
+      n -= hi;
+    } else {
+      quicksort(a + hi, n - hi, depth);
+      n = lo;
+    }
+  }
+  small_sort(a, n);
+}
+
+// Sorts a[0..n), with threads on the pool for a long row where allowed.
+template <class K>
+void sort_keys(K* a, int64_t n, bool allow_threads) {
+  const int threads = allow_threads ? num_threads() : 1;
+  constexpr int64_t kPartFrom = int64_t(1) << 17;  // parts worth a thread of their own
+  if (threads == 1 || n < 2 * kPartFrom) {
+    quicksort(a, n, depth_limit(n));
+    return;
+  }
+  sort_in_parts(
+      n, threads, kPartFrom, [&](int64_t b, int64_t m, int64_t* lo, int64_t* hi) { split(a + b, m, lo, hi); },
+      [&](int64_t b, int64_t m) { quicksort(a + b, m, depth_limit(m)); });
+}
+
+}  // namespace dla::cpu::DLA_SORT_NS

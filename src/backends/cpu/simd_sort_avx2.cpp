@@ -1,0 +1,33 @@
+// simd_sort_avx2.cpp — the quicksort of simd_quicksort.h built over simd_sort_vec.h's AVX2
+// traits (8 keys of 32 bits or 4 of 64 a vector), for CPUs without AVX-512; simd_sort.cpp's
+// entry points call it there.
+#define DLA_SORT_ISA_AVX2
+#include "backends/cpu/simd_sort.h"
+
+#include "backends/cpu/cpu_features.h"
+#include "backends/cpu/simd_quicksort.h"
+
+namespace dla::cpu {
+namespace {
+
+template <class K>
+bool sort_keys(K* keys, int64_t n, bool allow_threads) {
+  if (!simd_sort_avx2_available()) return false;
+  simd_sort_avx2::sort_keys(keys, n, allow_threads);
+  return true;
+}
+
+}  // namespace
+
+bool simd_sort_avx2_available() {
+  static const bool ok = vector_level() != VectorLevel::None && __builtin_cpu_supports("bmi2") &&
+                         __builtin_cpu_supports("popcnt");
+  return ok;
+}
+
+bool simd_sort_keys_avx2(uint32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+bool simd_sort_keys_avx2(uint64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+bool simd_sort_keys_avx2(int32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+bool simd_sort_keys_avx2(int64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+
+}  // namespace dla::cpu
