@@ -234,6 +234,29 @@ struct Avx2Vec {
   DLA_SORT_INLINE static R permute(R idx, R v) { return _mm256_permutevar8x32_epi32(v, idx); }
   DLA_SORT_INLINE static R blend(M take_b, R a, R b) { return _mm256_blendv_epi8(a, b, vector_mask(take_b)); }
   DLA_SORT_INLINE static R max(M m, R src, R a, R b) { return blend(m, src, max(a, b)); }
+  // The lanes of kMax take the larger of v and p, the others the smaller (a network stage):
+  // 32-bit keys by min, max and a blend of constant lanes; 64-bit ones from one compare, p
+  // taken where v > p differs from the lane's wish for the larger (equal keys either way).
+  template <M kMax>
+  DLA_SORT_INLINE static R exchange(R v, R p) {
+    if constexpr (Bits == 32) return _mm256_blend_epi32(min(v, p), max(v, p), int(kMax));
+    else return _mm256_blendv_epi8(v, p, _mm256_xor_si256(greater(v, p), vector_mask_const<kMax>()));
+  }
+  template <M kMax>
+  DLA_SORT_INLINE static R vector_mask_const() {
+    return _mm256_setr_epi64x(kMax & 1 ? -1 : 0, kMax & 2 ? -1 : 0, kMax & 4 ? -1 : 0, kMax & 8 ? -1 : 0);
+  }
+  // Both of min(a, b) and max(a, b), from one compare for 64-bit keys.
+  DLA_SORT_INLINE static void min_max(R a, R b, R* lo, R* hi) {
+    if constexpr (Bits == 32) {
+      *lo = min(a, b);
+      *hi = max(a, b);
+    } else {
+      const R gt = greater(a, b);
+      *lo = _mm256_blendv_epi8(a, b, gt);
+      *hi = _mm256_blendv_epi8(b, a, gt);
+    }
+  }
   DLA_SORT_INLINE static R lanes_xor(int j) {  // lane i -> i ^ j, as 32-bit lane numbers
     if constexpr (Bits == 32) return _mm256_xor_si256(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(j));
     else return _mm256_add_epi32(_mm256_slli_epi32(_mm256_xor_si256(_mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), _mm256_set1_epi32(j)), 1),
@@ -272,7 +295,8 @@ template <class K, int k, int j>
 DLA_SORT_INLINE typename Vec<K>::R stage(typename Vec<K>::R v) {
   using V = Vec<K>;
   const typename V::R p = V::template swap_lanes<j>(v);
-  return V::max(max_lanes<K>(k, j), V::min(v, p), v, p);  // min, and max where the mask says
+  if constexpr (V::kWholeStores) return V::template exchange<max_lanes<K>(k, j)>(v, p);
+  else return V::max(max_lanes<K>(k, j), V::min(v, p), v, p);  // min, and max where the mask says
 }
 
 // Sorts the lanes of one register ascending (bitonic network: 10 stages for 16 lanes, 6 for 8, 3 for 4).
@@ -344,7 +368,13 @@ DLA_SORT_TARGET void network_sort(K* a, int64_t n) {
 #pragma GCC unroll 16
         for (int i = b; i < b + 2 * s; ++i)
           if ((i - b) % (2 * d) < d) {
-            const typename V::R lo = V::min(v[i], v[i + d]), hi = V::max(v[i], v[i + d]);
+            typename V::R lo, hi;
+            if constexpr (V::kWholeStores) {
+              V::min_max(v[i], v[i + d], &lo, &hi);
+            } else {
+              lo = V::min(v[i], v[i + d]);
+              hi = V::max(v[i], v[i + d]);
+            }
             v[i] = lo;
             v[i + d] = hi;
           }
