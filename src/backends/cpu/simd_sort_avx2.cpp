@@ -17,6 +17,13 @@ bool sort_keys(K* keys, int64_t n, bool allow_threads) {
   return true;
 }
 
+// AVX2 compares 64-bit integers only as signed ones (unsigned takes two more operations a
+// compare): unsigned keys with their top bit flipped sort as signed integers in the same
+// order, and are flipped back after (two passes, cheaper than the compares they save).
+__attribute__((target("avx2"))) void flip_top_bits(uint64_t* keys, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) keys[i] ^= uint64_t(1) << 63;
+}
+
 }  // namespace
 
 bool simd_sort_avx2_available() {
@@ -26,7 +33,13 @@ bool simd_sort_avx2_available() {
 }
 
 bool simd_sort_keys_avx2(uint32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
-bool simd_sort_keys_avx2(uint64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+bool simd_sort_keys_avx2(uint64_t* keys, int64_t n, bool allow_threads) {
+  if (!simd_sort_avx2_available()) return false;
+  flip_top_bits(keys, n);
+  simd_sort_avx2::sort_keys(reinterpret_cast<int64_t*>(keys), n, allow_threads);
+  flip_top_bits(keys, n);
+  return true;
+}
 bool simd_sort_keys_avx2(int32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys_avx2(int64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 
