@@ -375,6 +375,67 @@ DLA_IVDEP
   }
 }
 
+#ifdef DLA_CPU_LOOPS_AVX2
+// The float predicates isnan, isinf, isfinite and signbit of a contiguous float32/float64 row
+// into bytes, where GCC's loop narrowed the compare lanes to bytes in a chain of shuffles
+// (isnan of float64 ran at 1.4x NumPy's time, of float32 1.2x, signbit 1.2x).
+template <class F, class T>
+constexpr bool kFloatPredicateRow = (std::is_same_v<T, float> || std::is_same_v<T, double>) &&
+                                    (std::is_same_v<F, elem::IsnanF> || std::is_same_v<F, elem::IsinfF> ||
+                                     std::is_same_v<F, elem::IsfiniteF> || std::is_same_v<F, elem::SignbitF>);
+constexpr uint32_t spread_bits4(uint32_t m) {  // bit i of m -> byte i (0 or 1)
+  return (m & 1) | ((m >> 1 & 1) << 8) | ((m >> 2 & 1) << 16) | ((m >> 3 & 1) << 24);
+}
+inline constexpr uint32_t kSpreadBits4[16] = {
+    spread_bits4(0), spread_bits4(1), spread_bits4(2),  spread_bits4(3),  spread_bits4(4),  spread_bits4(5),
+    spread_bits4(6), spread_bits4(7), spread_bits4(8),  spread_bits4(9),  spread_bits4(10), spread_bits4(11),
+    spread_bits4(12), spread_bits4(13), spread_bits4(14), spread_bits4(15)};
+
+// All-ones lanes where F holds (signbit: x itself, whose sign bits are the answer).
+template <class F>
+inline __m256d predicate_lanes(__m256d x) {
+  if constexpr (std::is_same_v<F, elem::SignbitF>) return x;
+  else if constexpr (std::is_same_v<F, elem::IsnanF>) return _mm256_cmp_pd(x, x, _CMP_UNORD_Q);
+  else if constexpr (std::is_same_v<F, elem::IsinfF>) return _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x), _mm256_set1_pd(HUGE_VAL), _CMP_EQ_OQ);
+  else return _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x), _mm256_set1_pd(HUGE_VAL), _CMP_LT_OQ);
+}
+template <class F>
+inline __m256i predicate_lanes(__m256 x) {
+  __m256 m;
+  if constexpr (std::is_same_v<F, elem::SignbitF>) return _mm256_srai_epi32(_mm256_castps_si256(x), 31);
+  else if constexpr (std::is_same_v<F, elem::IsnanF>) m = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  else if constexpr (std::is_same_v<F, elem::IsinfF>) m = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(HUGE_VALF), _CMP_EQ_OQ);
+  else m = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(HUGE_VALF), _CMP_LT_OQ);
+  return _mm256_castps_si256(m);
+}
+
+// float64: 8 values a step, their movemask bits spread to bytes by the table; float32: 32 a
+// step, the four compare masks packed to bytes (32 -> 16 -> 8 bits, then the 64-bit quarters
+// put back in order) and cut to 0/1.
+template <class F, class T>
+inline void float_predicate_row(uint8_t* o, const T* a, int64_t n) {
+  int64_t i = 0;
+  if constexpr (std::is_same_v<T, double>) {
+    for (; i + 8 <= n; i += 8) {
+      const uint32_t lo = kSpreadBits4[_mm256_movemask_pd(predicate_lanes<F>(_mm256_loadu_pd(a + i)))];
+      const uint32_t hi = kSpreadBits4[_mm256_movemask_pd(predicate_lanes<F>(_mm256_loadu_pd(a + i + 4)))];
+      const uint64_t bytes = uint64_t(lo) | (uint64_t(hi) << 32);
+      std::memcpy(o + i, &bytes, 8);
+    }
+  } else {
+    for (; i + 32 <= n; i += 32) {
+      const __m256i m0 = predicate_lanes<F>(_mm256_loadu_ps(a + i)), m1 = predicate_lanes<F>(_mm256_loadu_ps(a + i + 8));
+      const __m256i m2 = predicate_lanes<F>(_mm256_loadu_ps(a + i + 16)), m3 = predicate_lanes<F>(_mm256_loadu_ps(a + i + 24));
+      const __m256i bytes = _mm256_packs_epi16(_mm256_packs_epi32(m0, m1), _mm256_packs_epi32(m2, m3));
+      const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + i), _mm256_and_si256(ordered, _mm256_set1_epi8(1)));
+    }
+  }
+  F f;
+  for (; i < n; ++i) o[i] = uint8_t(f(a[i]));
+}
+#endif
+
 template <class F, class T>
 DLA_LOOP_ATTR void unary_loop(char** p, const int64_t* s, int64_t n) {
   using R = decltype(F{}(std::declval<T>()));
@@ -402,6 +463,9 @@ DLA_IVDEP
     } else if constexpr (std::is_same_v<R, bool>) {  // predicates: stored as bytes, as above (signbit 4x)
       uint8_t* o = reinterpret_cast<uint8_t*>(p[0]);
       const T* a = reinterpret_cast<const T*>(p[1]);
+#ifdef DLA_CPU_LOOPS_AVX2
+      if constexpr (kFloatPredicateRow<F, T>) return float_predicate_row<F>(o, a, n);
+#endif
 DLA_IVDEP
       for (int64_t i = 0; i < n; ++i) o[i] = uint8_t(f(a[i]));
     } else {

@@ -26,12 +26,14 @@ namespace {
 //           to float32: a few float64 ulps are a 2^-29 fraction of a float32 ulp, so the
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
 //   Own     our own vectorized loops: float64 exp, expm1, log, log1p, log2, log10, sinh,
-//           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h; on AVX-512 math_avx512_f64.h, which
-//           adds sin, cos, tan, asin, acos, atan) within 0.70 ulp, and float32 exp, log, sin, cos
-//           (float32_math.h; on AVX-512 math_avx512_f32.h, which adds sinh, atanh, acosh,
-//           tanh), evaluated in float64, within 0.56 ulp (tanh, atanh, acosh, sinh in float32,
-//           0.75; log in float32 on AVX-512, 0.52); where the CPU lacks AVX2/FMA, float32 falls back to Widened, and where
-//           an Own loop exists on AVX-512 only, to Widened (float32) or Scalar (float64);
+//           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h; sin, cos, tan also on AVX2,
+//           math_avx2_f64.h; on AVX-512 math_avx512_f64.h, which adds asin, acos, atan) within
+//           0.70 ulp, and float32 exp, log, sin, cos (on AVX2 float32_math.h: exp and log in
+//           float32 arithmetic, 0.54 and 0.51 ulp, sin and cos in float64, 0.56; on AVX-512
+//           math_avx512_f32.h, which adds sinh, atanh, acosh, tanh: evaluated in float64, within
+//           0.56 ulp, but tanh, atanh, acosh, sinh in float32, 0.75, and log in float32, 0.52);
+//           where the CPU lacks AVX2/FMA, float32 falls back to Widened, and where an Own loop
+//           exists on AVX-512 only, to Widened (float32) or Scalar (float64);
 //   Scalar  the functor loop, i.e. glibc's scalar libm (< 1 ulp where chosen here).
 // The choice is measured, not assumed: benchmarks/accuracy.py prints the max ulp error of
 // each function over 10^6 inputs (hard regions included) next to NumPy's, and
@@ -57,8 +59,10 @@ namespace {
 // 0.62, sin/cos 0.86 (Zen 4, one polynomial per lane since: 0.92-0.96), log 0.97 (in float32 since: 0.74-0.75, AMD Zen 4), tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
 // atanh 0.70-0.75, sinh 1.04-1.06 (Zen 4: 1.30-1.37 in float64, 1.08-1.15 in float32 since); float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
-// every accurate loop (float64 expm1 log1p tan asin acos atan from scalar libm at 0.97-1.03x
-// NumPy's time, log log2 log10 and the hyperbolics from our own, float32 widened or our own),
+// every accurate loop (float64 expm1 log1p asin acos atan from scalar libm at 0.97-1.03x
+// NumPy's time; sin cos tan, log log2 log10 and the hyperbolics from our own: sin/cos 0.10x,
+// tan 0.15x NumPy's scalar libm on an AVX2 EPYC, 2026-11-28; float32 widened or our own, exp
+// log sin cos at 0.39-0.60x NumPy's AVX2 loops),
 // keeping libmvec only where it measured at or below NumPy's error (float32 log10, sinh,
 // tanh). DLARRAY_VECTOR_MATH=all takes libmvec everywhere (speed over accuracy);
 // DLARRAY_VECTOR_MATH=accurate every accurate loop (the float32 ones libmvec has at NumPy's
