@@ -59,10 +59,10 @@ namespace {
 // 0.62, sin/cos 0.86 (Zen 4, one polynomial per lane since: 0.92-0.96), log 0.97 (in float32 since: 0.74-0.75, AMD Zen 4), tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
 // atanh 0.70-0.75, sinh 1.04-1.06 (Zen 4: 1.30-1.37 in float64, 1.08-1.15 in float32 since); float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
-// every accurate loop (float64 expm1 log1p asin acos atan from scalar libm at 0.97-1.03x
-// NumPy's time; sin cos tan, log log2 log10 and the hyperbolics from our own: sin/cos 0.10x,
-// tan 0.15x NumPy's scalar libm on an AVX2 EPYC, 2026-11-28; float32 widened or our own, exp
-// log sin cos at 0.39-0.60x NumPy's AVX2 loops),
+// every accurate loop (float64 asin acos atan from scalar libm at 0.97-1.03x NumPy's time;
+// sin cos tan, expm1 log1p, log log2 log10 and the hyperbolics from our own: sin/cos 0.10x, tan
+// 0.15x, expm1 0.26x, log1p 0.54x NumPy's scalar libm on an AVX2 EPYC, 2026-11-28; float32
+// widened or our own, exp log sin cos at 0.39-0.60x NumPy's AVX2 loops),
 // keeping libmvec only where it measured at or below NumPy's error (float32 log10, sinh,
 // tanh). DLARRAY_VECTOR_MATH=all takes libmvec everywhere (speed over accuracy);
 // DLARRAY_VECTOR_MATH=accurate every accurate loop (the float32 ones libmvec has at NumPy's
@@ -73,8 +73,8 @@ namespace {
 enum Source : uint8_t { Vector, Widened, Own, Scalar };
 
 #define DLA_VECTOR_MATH_POLICY(X)                                                                      \
-  X(exp, Own, Own, Own, Own, Own, Own) X(expm1, Vector, Own, Widened, Scalar, Widened, Own)  \
-  X(log, Own, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Scalar, Widened, Own) \
+  X(exp, Own, Own, Own, Own, Own, Own) X(expm1, Vector, Own, Widened, Own, Widened, Own)     \
+  X(log, Own, Own, Own, Own, Own, Own) X(log1p, Vector, Own, Widened, Own, Widened, Own)    \
   X(log2, Vector, Own, Widened, Own, Widened, Own) X(log10, Vector, Own, Vector, Own, Widened, Own) \
   X(sin, Own, Own, Own, Own, Own, Own) X(cos, Own, Own, Own, Own, Own, Own)         \
   X(tan, Vector, Own, Widened, Own, Widened, Own)                                               \
