@@ -1,16 +1,16 @@
-// math_avx2_f64.cpp — float64 sin, cos and tan at 4 lanes (see math_avx2_f64.h).
+// math_avx2_f64.cpp — float64 sin, cos, tan, asin and acos at 4 lanes (see math_avx2_f64.h).
 #include "backends/cpu/math_avx2_f64.h"
 
 #include "backends/cpu/avx2_row.h"
 #include "backends/cpu/cpu_features.h"
-#include "backends/cpu/sincos_f64.h"
+#include "backends/cpu/trig_f64.h"
 
 #include <cmath>
 
 namespace dla::cpu {
 namespace {
 
-using namespace sincos_f64;
+using namespace trig_f64;
 
 DLA_V256 __m256d set(double v) { return _mm256_set1_pd(v); }
 DLA_V256 __m256d fma(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
@@ -134,6 +134,46 @@ struct TanKernel {
   static double scalar(double x) { return std::tan(x); }
 };
 
+// asin and acos as math_avx512_f64.cpp's ArcSineKernel: for a = |x| <= 1/2, asin a = a + a t P(t),
+// t = a^2; above, asin a = pi/2 - 2 asin(s), s = sqrt(z), z = (1 - a)/2, s corrected by its
+// exact residual; every case C + V + L (a constant, the leading term with the result's sign,
+// the small rest), C + V by a fast two-sum, rounded once. The signs and constants come from
+// bit operations on x's sign (AVX-512's masked ternary logic as and/or/blend), and the
+// residual's correction divides where AVX-512 multiplies by a 14-bit reciprocal estimate
+// (its weight is 2^-53 of the result: the last bit may differ between the two, rarely).
+template <bool Acos>
+struct ArcSineKernel {
+  struct Regs {};
+  DLA_V256 static Regs regs() { return {}; }
+  // |x| < 1: at +-1 (s = 0) and NaN, libm.
+  DLA_V256 static __m256d fast(__m256d x) { return _mm256_cmp_pd(_mm256_andnot_pd(set(-0.0), x), set(1.0), _CMP_LT_OQ); }
+  DLA_V256 static __m256d settled(__m256d) { return _mm256_setzero_pd(); }
+  DLA_V256 static __m256d compute(__m256d x, const Regs&) {
+    const __m256d sm = set(-0.0), a = _mm256_andnot_pd(sm, x);
+    const __m256d big = _mm256_cmp_pd(a, set(0.5), _CMP_GT_OQ);
+    const __m256d w = _mm256_blendv_pd(_mm256_mul_pd(x, x), _mm256_fnmadd_pd(a, set(0.5), set(0.5)), big);
+    const __m256d p = poly(w, kAsinP);
+    const __m256d root = _mm256_sqrt_pd(w);
+    const __m256d r2 = _mm256_add_pd(root, root);
+    // V: asin x where small, -copysign(R, x) where big; acos -x, copysign(R, x).
+    const __m256d a_v = Acos ? _mm256_xor_pd(x, sm) : x;
+    const __m256d v = _mm256_blendv_pd(a_v, _mm256_or_pd(r2, _mm256_andnot_pd(a_v, sm)), big);
+    // C: asin -0 (so that -0 + V = V, signs included) or copysign(pi/2, x); acos pi/2, or
+    // pi/2 -+ pi/2 where big (0 or pi, exact).
+    const __m256d signed_pio2 = _mm256_or_pd(set(kPio2Hi), _mm256_and_pd(x, sm));
+    const __m256d c_hi = Acos ? _mm256_sub_pd(set(kPio2Hi), _mm256_and_pd(big, signed_pio2))
+                              : _mm256_blendv_pd(sm, signed_pio2, big);
+    const __m256d res = _mm256_fnmadd_pd(root, root, w);  // exact
+    const __m256d l = fma(_mm256_mul_pd(v, w), p, _mm256_and_pd(big, _mm256_div_pd(_mm256_add_pd(res, res), v)));
+    const __m256d h = _mm256_add_pd(c_hi, v);
+    const __m256d err = _mm256_add_pd(_mm256_sub_pd(c_hi, h), v);
+    const __m256d y = _mm256_add_pd(h, fma(c_hi, set(kPio2Lo / kPio2Hi), _mm256_add_pd(err, l)));
+    if constexpr (Acos) return y;
+    return _mm256_or_pd(y, _mm256_and_pd(x, sm));  // asin(-0) = -0
+  }
+  static double scalar(double x) { return Acos ? std::acos(x) : std::asin(x); }
+};
+
 }  // namespace
 
 bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
@@ -142,6 +182,8 @@ bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, co
     case ExpLogFn::Sin: avx2_math::row<SinCosKernel<false>, double>(in, out, n, domain, 0.5); return true;
     case ExpLogFn::Cos: avx2_math::row<SinCosKernel<true>, double>(in, out, n, domain, 0.5); return true;
     case ExpLogFn::Tan: avx2_math::row<TanKernel, double>(in, out, n, domain, 0.5); return true;
+    case ExpLogFn::Asin: avx2_math::row<ArcSineKernel<false>, double>(in, out, n, domain, 0.5); return true;
+    case ExpLogFn::Acos: avx2_math::row<ArcSineKernel<true>, double>(in, out, n, domain, 0.5); return true;
     default: return false;
   }
 }

@@ -2,7 +2,7 @@
 #include "backends/cpu/math_avx512_f64.h"
 #include "backends/cpu/math_avx512_common.h"
 #include "backends/cpu/pow_log_table_f64.h"
-#include "backends/cpu/sincos_f64.h"
+#include "backends/cpu/trig_f64.h"
 
 #include <cmath>
 #include <cstring>
@@ -11,7 +11,7 @@ namespace dla::cpu {
 namespace {
 
 using namespace avx512_math;
-using namespace sincos_f64;
+using namespace trig_f64;
 
 constexpr int kLogEntries = 16;
 constexpr double kLogStep = 3.0 / 64;  // [0.75, 1.5) in 16 intervals
@@ -588,7 +588,6 @@ template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::A
 // entry is larger than |z|, or 0 with z = a) and the sign. c comes from one fma with the
 // floor rounding and the shifter 2^52 (its low bits index the tables), and on the inverted
 // side it is negated (n = -1) so that z itself carries the minus of pi/2 - atan(c) - atan(z).
-constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
 constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
 const PairTable16& atan_table() {  // atan(j/16)
@@ -833,10 +832,6 @@ template <> struct Kernel<ExpLogFn::Cos> : SinCosKernel<ExpLogFn::Cos> {};
 // or C = 0), then rounded once. The signs and constants come from masked ternary logic on
 // x's sign bit, with no blend of separate forms. 2 s_lo = (z - s^2) 2 / V (signed): the
 // residual is exact, and a 14-bit reciprocal leaves 2^-67 of the result.
-constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6db6db6e3229fp-5, 0x1.f1c71c1d8e48bp-6,
-                               0x1.6e8bb1cd66907p-6, 0x1.1c4d3554d4a60p-6, 0x1.c9cf1583f4f8ap-7, 0x1.7825c969117d2p-7,
-                               0x1.5245788818a3bp-7, 0x1.658cae98b8d36p-8, 0x1.1d2c1dd0ab0adp-6, -0x1.e6e6e68f1d446p-7,
-                               0x1.d73f773c8915ap-6};
 template <ExpLogFn F>
 struct ArcSineKernel {
   // |x| < 1: at +-1 (s = 0) and NaN, libm.
