@@ -388,7 +388,7 @@ DLA_IVDEP
         case ExpLogFn::Asinh: block<ExpLogFn::Asinh>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Acosh: block<ExpLogFn::Acosh>(x, out + i0, m, T); break;                    \
         case ExpLogFn::Atanh: block<ExpLogFn::Atanh>(x, out + i0, m, T); break;                    \
-        /* AVX-512 only (math_avx512_f64.h; sin and cos also math_avx2_f64.h): libm's if asked */  \
+        /* math_avx2_f64.h / math_avx512_f64.h run these; libm's values if asked here */          \
         case ExpLogFn::Atan: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::atan(x[i]); break; \
         case ExpLogFn::Asin: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::asin(x[i]); break; \
         case ExpLogFn::Acos: for (int64_t i = 0; i < m; ++i) out[i0 + i] = std::acos(x[i]); break; \

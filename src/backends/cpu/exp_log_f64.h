@@ -24,7 +24,7 @@
 namespace dla::cpu {
 
 enum class ExpLogFn : uint8_t { Exp, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh,
-                               Atan, Asin, Acos, Tan, Sin, Cos };  // the last six on AVX-512 only
+                               Atan, Asin, Acos, Tan, Sin, Cos };  // the last six: math_avx2_f64.h, math_avx512_f64.h
 
 // out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory. On AVX-512 the
 // functions math_avx512_f64.h covers run there (faster, same bound), and store domain->nan for

@@ -1,4 +1,4 @@
-// math_avx2_f64.cpp — float64 sin, cos, tan, asin and acos at 4 lanes (see math_avx2_f64.h).
+// math_avx2_f64.cpp — float64 sin, cos, tan, asin, acos and atan at 4 lanes (see math_avx2_f64.h).
 #include "backends/cpu/math_avx2_f64.h"
 
 #include "backends/cpu/avx2_row.h"
@@ -174,6 +174,66 @@ struct ArcSineKernel {
   static double scalar(double x) { return Acos ? std::acos(x) : std::asin(x); }
 };
 
+// atan as math_avx512_f64.cpp's kernel: atan a (a = |x|) = atan(n / d) with (n, d) = (a, 1)
+// for a <= 1 and (-1, a) above with c negated (there atan a = pi/2 - atan(1/a)); c = j/16
+// near n/d, atan(n/d) = atan(c) + atan(z), z = (n - c d) / (d + c n) with the denominator as an
+// exact pair, atan(z) = z + z^3 Q(z^2); atan(c) or pi/2 - atan(c) as a pair from one 32-entry
+// table read by two gathers (AVX-512 permutes four 16-entry ones), one fast two-sum, rounded
+// once. 1/a, which picks c, and the quotient's correction are divisions here (AVX-512: 14-bit
+// reciprocal estimates; the last bit may differ between the two, rarely).
+struct AtanTables {
+  alignas(32) double hi[32], lo[32];  // j < 16: atan(j/16); j >= 16: pi/2 - atan((j - 16)/16)
+  AtanTables() {
+    for (int j = 0; j < 32; ++j) {
+      const long double c = static_cast<long double>(j % 16) / 16;
+      const long double v = j < 16 ? std::atan(c) : std::atan2(1.0L, c);
+      hi[j] = static_cast<double>(v);
+      lo[j] = static_cast<double>(v - hi[j]);
+    }
+  }
+};
+
+struct AtanKernel {
+  struct Regs {
+    const double *hi, *lo;
+  };
+  DLA_V256 static Regs regs() {
+    static const AtanTables t;
+    return {t.hi, t.lo};
+  }
+  // Finite and nonzero.
+  DLA_V256 static __m256d fast(__m256d x) {
+    return _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(set(-0.0), x), set(HUGE_VAL), _CMP_LT_OQ),
+                         _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_NEQ_UQ));
+  }
+  DLA_V256 static __m256d settled(__m256d) { return _mm256_setzero_pd(); }
+  DLA_V256 static __m256d compute(__m256d x, const Regs& T) {
+    const __m256d sm = set(-0.0), one = set(1.0), a = _mm256_andnot_pd(sm, x);
+    const __m256d inverted = _mm256_cmp_pd(a, one, _CMP_GT_OQ);
+    const __m256d b = _mm256_blendv_pd(a, _mm256_div_pd(one, a), inverted);  // ~ n / d
+    // 2^52 + min(floor(16 b), 15): its low bits are j; c = j/16 from it exactly.
+    const __m256d shifted = _mm256_min_pd(_mm256_add_pd(_mm256_floor_pd(_mm256_mul_pd(b, set(16.0))), set(0x1p52)),
+                                          set(0x1p52 + 15));
+    const __m256i index = _mm256_or_si256(_mm256_and_si256(_mm256_castpd_si256(shifted), _mm256_set1_epi64x(15)),
+                                          _mm256_and_si256(_mm256_castpd_si256(inverted), _mm256_set1_epi64x(16)));
+    const __m256d c0 = _mm256_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    const __m256d c = _mm256_xor_pd(c0, _mm256_and_pd(inverted, sm));
+    const __m256d n = _mm256_blendv_pd(a, set(-1.0), inverted), d = _mm256_blendv_pd(one, a, inverted);
+    const __m256d num = _mm256_fnmadd_pd(c, d, n);
+    const __m256d den = fma(c, n, d);
+    const __m256d den_lo = fma(c, n, _mm256_sub_pd(d, den));
+    const __m256d z = _mm256_div_pd(num, den);
+    const __m256d z_lo = _mm256_div_pd(_mm256_fnmadd_pd(z, den_lo, _mm256_fnmadd_pd(z, den, num)), den);
+    const __m256d t = _mm256_mul_pd(z, z);
+    const __m256d tail = fma(_mm256_mul_pd(z, t), poly(t, kAtanQ), z_lo);
+    const __m256d c_hi = _mm256_i64gather_pd(T.hi, index, 8), c_lo = _mm256_i64gather_pd(T.lo, index, 8);
+    const __m256d h = _mm256_add_pd(c_hi, z);
+    const __m256d y = _mm256_add_pd(h, _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(c_hi, h), z), _mm256_add_pd(c_lo, tail)));
+    return _mm256_or_pd(y, _mm256_and_pd(x, sm));  // y >= 0 takes x's sign
+  }
+  static double scalar(double x) { return std::atan(x); }
+};
+
 }  // namespace
 
 bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
@@ -184,6 +244,7 @@ bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, co
     case ExpLogFn::Tan: avx2_math::row<TanKernel, double>(in, out, n, domain, 0.5); return true;
     case ExpLogFn::Asin: avx2_math::row<ArcSineKernel<false>, double>(in, out, n, domain, 0.5); return true;
     case ExpLogFn::Acos: avx2_math::row<ArcSineKernel<true>, double>(in, out, n, domain, 0.5); return true;
+    case ExpLogFn::Atan: avx2_math::row<AtanKernel, double>(in, out, n, domain, 0.5); return true;
     default: return false;
   }
 }

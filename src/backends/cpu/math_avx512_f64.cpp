@@ -605,9 +605,6 @@ DLA_V512 void load_regs(AtanRegs* r) {
   const PairTable16 &t = atan_table(), &u = atan_inverted_table();
   *r = {load16(t.hi), load16(t.lo), load16(u.hi), load16(u.lo)};
 }
-// atan(z) - z = z^3 Q(z^2), fitted on |z| <= 0.0627 (scripts/fit_atan_f64.py): 2^-60.5 of atan z.
-constexpr double kAtanQ[5] = {-0x1.5555555555555p-2, 0x1.999999998dc8fp-3, -0x1.249248b62d146p-3, 0x1.c719e27def660p-4,
-                              -0x1.715986b66d03fp-4};
 
 // hi + lo renormalized (|hi| >= |lo| or hi = 0), so that lo is within half an ulp of hi.
 DLA_V512 DD renormalize(DD v) {

@@ -1,5 +1,4 @@
-// trig_f64.h — the constants of the float64 sin, cos, tan, asin and acos kernels (and pi/2 for
-// atan), shared by the AVX-512 rows (math_avx512_f64.cpp, which also holds the derivations)
+// trig_f64.h — the constants of the float64 sin, cos, tan, asin, acos and atan kernels, shared by the AVX-512 rows (math_avx512_f64.cpp, which also holds the derivations)
 // and the AVX2 rows (math_avx2_f64.cpp), so that both give the same values.
 #pragma once
 
@@ -32,5 +31,8 @@ constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6
                                0x1.6e8bb1cd66907p-6, 0x1.1c4d3554d4a60p-6, 0x1.c9cf1583f4f8ap-7, 0x1.7825c969117d2p-7,
                                0x1.5245788818a3bp-7, 0x1.658cae98b8d36p-8, 0x1.1d2c1dd0ab0adp-6, -0x1.e6e6e68f1d446p-7,
                                0x1.d73f773c8915ap-6};
+// atan(z) - z = z^3 Q(z^2), fitted on |z| <= 0.0627 (scripts/fit_atan_f64.py): 2^-60.5 of atan z.
+constexpr double kAtanQ[5] = {-0x1.5555555555555p-2, 0x1.999999998dc8fp-3, -0x1.249248b62d146p-3, 0x1.c719e27def660p-4,
+                              -0x1.715986b66d03fp-4};
 
 }  // namespace dla::cpu::trig_f64

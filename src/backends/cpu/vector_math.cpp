@@ -26,9 +26,8 @@ namespace {
 //           to float32: a few float64 ulps are a 2^-29 fraction of a float32 ulp, so the
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
 //   Own     our own vectorized loops: float64 exp, expm1, log, log1p, log2, log10, sinh,
-//           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h; sin, cos, tan, asin, acos also on
-//           AVX2, math_avx2_f64.h; on AVX-512 math_avx512_f64.h, which adds atan) within
-//           0.70 ulp, and float32 exp, log, sin, cos (on AVX2 float32_math.h: exp and log in
+//           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h), sin, cos, tan, asin, acos, atan
+//           (math_avx2_f64.h; on AVX-512 math_avx512_f64.h has them all) within 0.70 ulp, and float32 exp, log, sin, cos (on AVX2 float32_math.h: exp and log in
 //           float32 arithmetic, 0.54 and 0.51 ulp, sin and cos in float64, 0.56; on AVX-512
 //           math_avx512_f32.h, which adds sinh, atanh, acosh, tanh: evaluated in float64, within
 //           0.56 ulp, but tanh, atanh, acosh, sinh in float32, 0.75, and log in float32, 0.52);
@@ -59,9 +58,8 @@ namespace {
 // 0.62, sin/cos 0.86 (Zen 4, one polynomial per lane since: 0.92-0.96), log 0.97 (in float32 since: 0.74-0.75, AMD Zen 4), tanh 1.0 (libmvec's, at NumPy's error, 1.23), acosh 0.72,
 // atanh 0.70-0.75, sinh 1.04-1.06 (Zen 4: 1.30-1.37 in float64, 1.08-1.15 in float32 since); float32 keeps libmvec where it is at NumPy's error, but for
 // acosh and tanh, where ours is both more accurate and at least as fast. On AVX2 NumPy calls glibc's scalar libm for most functions, and the default takes
-// every accurate loop (float64 atan from scalar libm at 1.01x NumPy's time; sin cos tan asin
-// acos, expm1 log1p, log log2 log10 and the hyperbolics from our own: sin/cos 0.10x, tan 0.15x,
-// expm1 0.30x, log1p 0.53x NumPy's scalar libm on an AVX2 EPYC, 2026-11-28; float32
+// every accurate loop (float64 all from our own: sin/cos 0.10x, tan 0.15x, asin/acos 0.13x,
+// atan 0.29x, expm1 0.30x, log1p 0.53x NumPy's scalar libm on an AVX2 EPYC, 2026-11-28; float32
 // widened or our own, exp log sin cos at 0.39-0.60x NumPy's AVX2 loops),
 // keeping libmvec only where it measured at or below NumPy's error (float32 log10, sinh,
 // tanh). DLARRAY_VECTOR_MATH=all takes libmvec everywhere (speed over accuracy);
@@ -80,7 +78,7 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
   X(tan, Vector, Own, Widened, Own, Widened, Own)                                               \
   X(asin, Vector, Own, Widened, Own, Widened, Own)                                              \
   X(acos, Vector, Own, Widened, Own, Widened, Own)                                              \
-  X(atan, Vector, Own, Widened, Scalar, Widened, Own)                                           \
+  X(atan, Vector, Own, Widened, Own, Widened, Own)                                              \
   X(sinh, Own, Own, Vector, Own, Widened, Own)                                        \
   X(cosh, Vector, Own, Widened, Own, Widened, Own)                                           \
   X(tanh, Own, Own, Vector, Own, Widened, Own)                                               \
@@ -351,9 +349,8 @@ LoopFn own_float64_loop(OpId op) {
     case OpId::asinh: return &own_loop<OpId::asinh, ExpLogFn::Asinh>;
     case OpId::acosh: return &own_loop<OpId::acosh, ExpLogFn::Acosh>;
     case OpId::atanh: return &own_loop<OpId::atanh, ExpLogFn::Atanh>;
-    // Ours on AVX-512 only (elsewhere the policy keeps glibc's scalar functions).
-    case OpId::atan: return vector_level() == VectorLevel::Avx512 ? &own_loop<OpId::atan, ExpLogFn::Atan> : nullptr;
-    // AVX2 too (math_avx2_f64.h).
+    // Ours on AVX2 (math_avx2_f64.h) and AVX-512 (math_avx512_f64.h).
+    case OpId::atan: return &own_loop<OpId::atan, ExpLogFn::Atan>;
     case OpId::asin: return &own_loop<OpId::asin, ExpLogFn::Asin>;
     case OpId::acos: return &own_loop<OpId::acos, ExpLogFn::Acos>;
     case OpId::tan: return &own_loop<OpId::tan, ExpLogFn::Tan>;
