@@ -1,4 +1,4 @@
-// math_avx2_f64.cpp — float64 sin, cos, tan, asin, acos and atan at 4 lanes (see math_avx2_f64.h).
+// math_avx2_f64.cpp — float64 sin, cos, tan, asin, acos, atan and atan2 at 4 lanes (see math_avx2_f64.h).
 #include "backends/cpu/math_avx2_f64.h"
 
 #include "backends/cpu/avx2_row.h"
@@ -234,7 +234,97 @@ struct AtanKernel {
   static double scalar(double x) { return std::atan(x); }
 };
 
+// atan2(y, x) as math_avx512_f64.cpp's kernel: sign(y) (K + s atan(n / d)), n = min(|y|, |x|),
+// d = max; atan(n/d) = atan(c) + atan(z) with c = j/16 near n/d, z = (n - c d) / (d + c n),
+// numerator and denominator as exact pairs; K + s U by a fast two-sum, rounded once. Lanes with
+// a zero, infinite or NaN argument, or a magnitude outside [2^-500, 2^500], are libm's. n/d,
+// which picks c, and the quotient's correction are divisions here (AVX-512: 14-bit reciprocal
+// estimates; the last bit may differ between the two, rarely).
+struct Atan2Kernel {
+  static double scalar(double y, double x) { return std::atan2(y, x); }
+  DLA_V256 static __m256d fast(__m256d y, __m256d x) {
+    const __m256d lo = set(0x1p-500), hi = set(0x1p500), sm = set(-0.0);
+    const __m256d ay = _mm256_andnot_pd(sm, y), ax = _mm256_andnot_pd(sm, x);
+    return _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(ay, lo, _CMP_GE_OQ), _mm256_cmp_pd(ay, hi, _CMP_LE_OQ)),
+                         _mm256_and_pd(_mm256_cmp_pd(ax, lo, _CMP_GE_OQ), _mm256_cmp_pd(ax, hi, _CMP_LE_OQ)));
+  }
+  DLA_V256 static __m256d compute(__m256d y, __m256d x, const AtanKernel::Regs& T) {
+    const __m256d sm = set(-0.0);
+    const __m256d ay = _mm256_andnot_pd(sm, y), ax = _mm256_andnot_pd(sm, x);
+    const __m256d swapped = _mm256_cmp_pd(ay, ax, _CMP_GT_OQ);
+    const __m256d negative_x = _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_LT_OQ);
+    const __m256d n = _mm256_min_pd(ay, ax), d = _mm256_max_pd(ay, ax);
+    const __m256d shifted = _mm256_min_pd(
+        _mm256_add_pd(_mm256_floor_pd(_mm256_mul_pd(_mm256_div_pd(n, d), set(16.0))), set(0x1p52)), set(0x1p52 + 15));
+    const __m256i j = _mm256_and_si256(_mm256_castpd_si256(shifted), _mm256_set1_epi64x(15));
+    const __m256d c = _mm256_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
+    // n - c d = num + num_lo: c d = p + p_lo exactly, n - p as a two-sum.
+    const __m256d p = _mm256_mul_pd(c, d), p_lo = _mm256_fmsub_pd(c, d, p);
+    const __m256d num = _mm256_sub_pd(n, p);
+    const __m256d back = _mm256_sub_pd(num, n);
+    const __m256d num_err = _mm256_sub_pd(_mm256_sub_pd(n, _mm256_sub_pd(num, back)), _mm256_add_pd(p, back));
+    const __m256d num_lo = _mm256_sub_pd(num_err, p_lo);
+    const __m256d den = fma(c, n, d);
+    const __m256d den_lo = fma(c, n, _mm256_sub_pd(d, den));
+    const __m256d z = _mm256_div_pd(num, den);
+    const __m256d z_lo =
+        _mm256_div_pd(_mm256_add_pd(_mm256_fnmadd_pd(z, den_lo, _mm256_fnmadd_pd(z, den, num)), num_lo), den);
+    const __m256d t = _mm256_mul_pd(z, z);
+    const __m256d tail = fma(_mm256_mul_pd(z, t), poly(t, kAtanQ), z_lo);
+    const __m256d c_hi = _mm256_i64gather_pd(T.hi, j, 8), c_lo = _mm256_i64gather_pd(T.lo, j, 8);
+    const __m256d u = _mm256_add_pd(c_hi, z);
+    const __m256d u_lo = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(c_hi, u), z), _mm256_add_pd(c_lo, tail));
+    // K + s U by a fast two-sum: s = -1 where exactly one of swapped, x < 0 holds; K = pi/2
+    // where swapped, else pi where x < 0, else 0.
+    const __m256d minus = _mm256_and_pd(_mm256_xor_pd(swapped, negative_x), sm);
+    const __m256d su = _mm256_xor_pd(u, minus), su_lo = _mm256_xor_pd(u_lo, minus);
+    const __m256d pi = _mm256_andnot_pd(swapped, negative_x);
+    const __m256d k_hi = _mm256_blendv_pd(_mm256_and_pd(swapped, set(kPio2Hi)), set(kPiHi), pi);
+    const __m256d k_lo = _mm256_blendv_pd(_mm256_and_pd(swapped, set(kPio2Lo)), set(kPiLo), pi);
+    const __m256d r = _mm256_add_pd(k_hi, su);
+    const __m256d r_lo = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(k_hi, r), su), _mm256_add_pd(k_lo, su_lo));
+    return _mm256_or_pd(_mm256_add_pd(r, r_lo), _mm256_and_pd(y, sm));  // r >= 0 takes y's sign
+  }
+};
+
+__attribute__((noinline)) void atan2_fix_up(int slow, const double* ys, const double* xs, double* out) {
+  for (int l = 0; l < 4; ++l)
+    if (slow & (1 << l)) out[l] = Atan2Kernel::scalar(ys[l], xs[l]);
+}
+
+// out[i] = atan2(y[i], x[i * x_step]) (x_step 0: x[0] for the whole row), 4 lanes a step, the
+// tail as one vector under a mask (idle lanes hold 1.0), lanes off the fast range from libm.
+__attribute__((target("avx2,fma"))) void atan2_row(const double* y, const double* x, int64_t x_step, double* out,
+                                                   int64_t n) {
+  const AtanKernel::Regs T = AtanKernel::regs();
+  const __m256d x_one = _mm256_set1_pd(x_step == 0 ? x[0] : 1.0);
+  for (int64_t i = 0; i < n; i += 4) {
+    const int live = n - i >= 4 ? 0xf : (1 << (n - i)) - 1;
+    const __m256i mask = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n - i), _mm256_setr_epi64x(0, 1, 2, 3));
+    const __m256d yv = live == 0xf ? _mm256_loadu_pd(y + i)
+                                   : _mm256_blendv_pd(set(1.0), _mm256_maskload_pd(y + i, mask), _mm256_castsi256_pd(mask));
+    const __m256d xv = x_step == 0   ? x_one
+                       : live == 0xf ? _mm256_loadu_pd(x + i)
+                                     : _mm256_blendv_pd(set(1.0), _mm256_maskload_pd(x + i, mask), _mm256_castsi256_pd(mask));
+    const __m256d r = Atan2Kernel::compute(yv, xv, T);
+    if (live == 0xf) _mm256_storeu_pd(out + i, r);
+    else _mm256_maskstore_pd(out + i, mask, r);
+    if (const int slow = live & ~_mm256_movemask_pd(Atan2Kernel::fast(yv, xv))) {
+      alignas(32) double ys[4], xs[4];
+      _mm256_store_pd(ys, yv);
+      _mm256_store_pd(xs, xv);
+      atan2_fix_up(slow, ys, xs, out + i);
+    }
+  }
+}
+
 }  // namespace
+
+bool math_avx2_f64_atan2_row(const double* y, const double* x, int64_t x_step, double* out, int64_t n) {
+  if (vector_level() != VectorLevel::Avx2Fma && vector_level() != VectorLevel::Avx512) return false;
+  atan2_row(y, x, x_step, out, n);
+  return true;
+}
 
 bool math_avx2_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, const NanOutside<double>* domain) {
   if (vector_level() != VectorLevel::Avx2Fma && vector_level() != VectorLevel::Avx512) return false;

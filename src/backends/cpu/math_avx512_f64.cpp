@@ -588,7 +588,6 @@ template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::A
 // entry is larger than |z|, or 0 with z = a) and the sign. c comes from one fma with the
 // floor rounding and the shifter 2^52 (its low bits index the tables), and on the inverted
 // side it is negated (n = -1) so that z itself carries the minus of pi/2 - atan(c) - atan(z).
-constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 
 const PairTable16& atan_table() {  // atan(j/16)
   static const PairTable16 t([](long double v) { return std::atan(v); });

@@ -1,4 +1,4 @@
-// trig_f64.h — the constants of the float64 sin, cos, tan, asin, acos and atan kernels, shared by the AVX-512 rows (math_avx512_f64.cpp, which also holds the derivations)
+// trig_f64.h — the constants of the float64 sin, cos, tan, asin, acos, atan and atan2 kernels, shared by the AVX-512 rows (math_avx512_f64.cpp, which also holds the derivations)
 // and the AVX2 rows (math_avx2_f64.cpp), so that both give the same values.
 #pragma once
 
@@ -24,8 +24,9 @@ constexpr double kTanT[10] = {0x1.5555555555555p-2, 0x1.1111111111135p-3, 0x1.ba
                               0x1.226e33c205c76p-7, 0x1.d6d46bfc63b4dp-9, 0x1.7d91b3d336040p-10, 0x1.3695cbd43e3f9p-11,
                               0x1.dae2562213d7ep-13, 0x1.17dbfab95225ep-13};
 
-// pi/2 = kPio2Hi + kPio2Lo.
+// pi/2 = kPio2Hi + kPio2Lo, pi = kPiHi + kPiLo.
 constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
+constexpr double kPiHi = 0x1.921fb54442d18p1, kPiLo = 0x1.1a62633145c07p-53;
 // asin a = a + a t P(t), t = a^2 <= 1/4, fitted to 2^-52.8 of itself.
 constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6db6db6e3229fp-5, 0x1.f1c71c1d8e48bp-6,
                                0x1.6e8bb1cd66907p-6, 0x1.1c4d3554d4a60p-6, 0x1.c9cf1583f4f8ap-7, 0x1.7825c969117d2p-7,

@@ -6,6 +6,7 @@
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/float32_math.h"
 #include "backends/cpu/libmvec_rows.h"
+#include "backends/cpu/math_avx2_f64.h"
 #include "backends/cpu/math_avx512_f32.h"
 #include "backends/cpu/math_avx512_f64.h"
 #include "backends/cpu/math_domain.h"
@@ -91,12 +92,12 @@ enum Source : uint8_t { Vector, Widened, Own, Scalar };
 // time but 1.7x NumPy's, its float32 powf 0.62 ulp but at 2.8x NumPy's time, so on AVX-512 both
 // take our own (math_avx512_f64.h: 0.52 ulp; math_avx512_f32.h, evaluated in float64: 0.50
 // ulp), and elsewhere, where ours does not run, libmvec's (the AVX2 column). atan2: libmvec's float64 is 2.1 ulp (NumPy 0.78), so on
-// AVX-512 both dtypes take our own (math_avx512_f64.h, math_avx512_f32.h), elsewhere float64
-// keeps glibc's scalar atan2 and float32 goes through libmvec's float64 one widened (its atan2f
-// is 3.2 ulp).
+// AVX-512 both dtypes take our own (math_avx512_f64.h, math_avx512_f32.h), on AVX2 float64 takes
+// our own (math_avx2_f64.h: 0.51 ulp, 0.2x glibc's scalar atan2's time) and float32 goes through
+// libmvec's float64 one widened (its atan2f is 3.2 ulp).
 #define DLA_VECTOR_MATH_POLICY2(X)                              \
   X(pow, Own, Own, Vector, Vector, Own, Own)                     \
-  X(atan2, Own, Own, Widened, Scalar, Own, Own)
+  X(atan2, Own, Own, Widened, Own, Own, Own)   
 
 using RowF = void (*)(void* fn, const float* in, float* out, int64_t n);
 using RowD = void (*)(void* fn, const double* in, double* out, int64_t n);
@@ -141,9 +142,9 @@ struct OwnPowRow {  // AVX-512 (installed where that holds)
     math_avx512_f32_pow_row(a, b, b_step, out, n);
   }
 };
-struct OwnAtan2Row {  // AVX-512 (installed where that holds)
+struct OwnAtan2Row {  // AVX-512, or float64 on AVX2 (installed where that holds)
   static void run(const double* a, const double* b, int64_t b_step, double* out, int64_t n) {
-    math_avx512_f64_atan2_row(a, b, b_step, out, n);
+    if (!math_avx512_f64_atan2_row(a, b, b_step, out, n)) math_avx2_f64_atan2_row(a, b, b_step, out, n);
   }
   static void run(const float* a, const float* b, int64_t b_step, float* out, int64_t n) {
     math_avx512_f32_atan2_row(a, b, b_step, out, n);
@@ -362,6 +363,8 @@ LoopFn own_float64_loop(OpId op) {
 
 // Our own two-argument loops (float32 widened to the float64 row), or null where there is none.
 LoopFn own_two_argument_loop(OpId op, bool float64) {
+  // float64 atan2 on AVX2 too (math_avx2_f64.h).
+  if (op == OpId::atan2 && float64 && vector_level() == VectorLevel::Avx2Fma) return &own_atan2_loop<double>;
   if (vector_level() != VectorLevel::Avx512) return nullptr;
   if (op == OpId::atan2) return float64 ? &own_atan2_loop<double> : &own_atan2_loop<float>;
   if (op == OpId::pow) return float64 ? &own_pow_loop<double> : &own_pow_loop<float>;
