@@ -2,6 +2,7 @@
 // float32_math.h); on AVX-512 the loops of math_avx512_f32.cpp run instead.
 #include "backends/cpu/float32_math.h"
 #include "backends/cpu/cpu_features.h"
+#include "backends/cpu/log_f32_table.h"
 #include "backends/cpu/math_avx512_f32.h"
 
 #include "backends/cpu/avx2_row.h"
@@ -111,33 +112,13 @@ struct ExpKernel {
 // with the first sum exact-ish and the last addition the one rounding at full weight.
 // Positive normal x only: zeros, subnormals, infinities and NaN are libm's logf, negatives its
 // NaN (math_domain.h).
-struct LogTables {
-  alignas(32) float cinv[16], thi[16], tlo[16];
-  float ln2_hi, ln2_lo;
-  LogTables() {
-    for (int j = 0; j < 16; ++j) {
-      const long double a = j < 7 ? 49.0L / 64 + j / 32.0L : 33.0L / 32 + (j - 8) / 16.0L;
-      const long double b = j < 7 ? a + 1 / 32.0L : a + 1 / 16.0L;
-      cinv[j] = j == 7 ? 1.0f : static_cast<float>(2.0L / (a + b));
-      const long double t = -std::log(static_cast<long double>(cinv[j]));
-      const long double hi = std::nearbyint(t * 65536) / 65536;
-      thi[j] = static_cast<float>(hi) + 0.0f;  // +0 for j = 7
-      tlo[j] = static_cast<float>(t - hi) + 0.0f;
-    }
-    const long double ln2 = std::log(2.0L);
-    const long double hi = std::nearbyint(ln2 * 65536) / 65536;
-    ln2_hi = static_cast<float>(hi);
-    ln2_lo = static_cast<float>(ln2 - hi);
-  }
-};
-
 struct LogKernel {
   struct Regs {
     Table16 cinv, thi, tlo;
     __m256 ln2_hi, ln2_lo;
   };
   DLA_V256 static Regs regs() {
-    static const LogTables t;
+    const LogF32Table& t = log_f32_table();
     return {load16(t.cinv), load16(t.thi), load16(t.tlo), set1(t.ln2_hi), set1(t.ln2_lo)};
   }
   // Positive normal finite: bits(x) - bits(FLT_MIN) below bits(inf) - bits(FLT_MIN), unsigned
@@ -149,8 +130,6 @@ struct LogKernel {
   }
   DLA_V256 static __m256 settled(__m256) { return _mm256_setzero_ps(); }
   DLA_V256 static __m256 compute(__m256 x, const Regs& T) {
-    constexpr float kP[] = {-0x1.fffffce266967p-2f, 0x1.55555daea518cp-2f, -0x1.0033b438cf402p-2f,
-                            0x1.995e8ae23b8f0p-3f};
     const __m256i xb = _mm256_castps_si256(x);
     const __m256i t = _mm256_sub_epi32(xb, _mm256_set1_epi32(0x3f440000));  // bits of 49/64
     const __m256i ki = _mm256_srai_epi32(t, 23);
@@ -163,7 +142,7 @@ struct LogKernel {
     const __m256 r = _mm256_sub_ps(p, set1(1.0f));
     const __m256 k = _mm256_cvtepi32_ps(ki);
     const __m256 hi = _mm256_fmadd_ps(k, T.ln2_hi, lookup(T.thi, j, high));
-    const __m256 tail = _mm256_fmadd_ps(_mm256_mul_ps(r, r), poly(r, kP),
+    const __m256 tail = _mm256_fmadd_ps(_mm256_mul_ps(r, r), poly(r, kLogF32P),
                                         _mm256_fmadd_ps(k, T.ln2_lo, lookup(T.tlo, j, high)));
     const __m256 s = _mm256_add_ps(hi, r);
     const __m256 e = _mm256_add_ps(_mm256_sub_ps(hi, s), r);

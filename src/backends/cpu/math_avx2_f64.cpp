@@ -21,30 +21,6 @@ DLA_V256 __m256d poly(__m256d t, const double (&c)[N]) {  // Horner
   return p;
 }
 
-// Estrin's scheme as math_avx512_f64.cpp splits it (the same products and sums).
-constexpr int estrin_level(int len) {
-  int k = 0;
-  while ((2 << k) < len) ++k;
-  return k;
-}
-template <int Lo, int Len, int N>
-DLA_V256 __m256d estrin_part(const double (&c)[N], const __m256d* pw) {
-  if constexpr (Len == 1) {
-    return set(c[Lo]);
-  } else if constexpr (Len == 2) {
-    return fma(set(c[Lo + 1]), pw[0], set(c[Lo]));
-  } else {
-    constexpr int k = estrin_level(Len), m = 1 << k;
-    return fma(estrin_part<Lo + m, Len - m>(c, pw), pw[k], estrin_part<Lo, m>(c, pw));
-  }
-}
-template <int N>
-DLA_V256 __m256d estrin(__m256d t, const double (&c)[N]) {
-  __m256d pw[5];
-  pw[0] = t;
-  for (int k = 1; k < 5 && (1 << k) < N; ++k) pw[k] = _mm256_mul_pd(pw[k - 1], pw[k - 1]);
-  return estrin_part<0, N>(c, pw);
-}
 
 // x = n pi/2 + rh + rl for |x| < 2^20, sin r and cos r both formed, one chosen by n mod 4 and
 // signed by its bit 1: the derivation is math_avx512_f64.cpp's.
@@ -90,9 +66,10 @@ struct SinCosKernel {
 
 // x = n pi/4 + rh + rl for |x| < 2^20, tan r = rh + (rl + rh t T(t)) renormalized, and by n mod
 // 4 tan x = N / D with (N, D) = (tr, 1), (1 + tr, 1 - tr), or those swapped and negated: the
-// derivation is math_avx512_f64.cpp's. The quotient's correction (2^-53 of it) takes a division
-// here, where AVX-512 multiplies by a 14-bit reciprocal estimate (so the last bit may differ
-// between the two, rarely; both within 0.69 ulp).
+// derivation is math_avx512_f64.cpp's. T(t) by Horner (AVX-512: Estrin, for its shorter chain),
+// and the quotient's correction (2^-53 of it) by a division, where AVX-512 multiplies by a
+// 14-bit reciprocal estimate: the last bit may differ between the two, rarely (both within
+// 0.69 ulp).
 struct TanKernel {
   struct Regs {};
   DLA_V256 static Regs regs() { return {}; }
@@ -110,7 +87,7 @@ struct TanKernel {
     const __m256d tail = fma(n, set(kPio4C[2]), _mm256_mul_pd(n, set(kPio4C[3])));
     const __m256d rl = _mm256_sub_pd(_mm256_fnmadd_pd(n, set(kPio4C[1]), _mm256_sub_pd(r1, rh)), tail);
     const __m256d t = _mm256_mul_pd(rh, rh);
-    const __m256d tr_lo0 = fma(_mm256_mul_pd(rh, t), estrin(t, kTanT), rl);
+    const __m256d tr_lo0 = fma(_mm256_mul_pd(rh, t), poly(t, kTanT), rl);
     const __m256d tr_hi = _mm256_add_pd(rh, tr_lo0);
     const __m256d tr_lo = _mm256_add_pd(_mm256_sub_pd(rh, tr_hi), tr_lo0);
     // o = n mod 2 as 0.0 or 1.0, from n's low bits in n + 1.5 2^52 (|n| < 2^21).

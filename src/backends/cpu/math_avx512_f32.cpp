@@ -1,5 +1,6 @@
 // math_avx512_f32.cpp — the AVX-512 float32 exp, log, sin, cos, sinh, atanh, acosh (see math_avx512_f32.h).
 #include "backends/cpu/math_avx512_f32.h"
+#include "backends/cpu/log_f32_table.h"
 #include "backends/cpu/math_avx512_common.h"
 
 #include <cmath>
@@ -547,41 +548,21 @@ struct AcoshKernel {
 //   log x = [k ln2_hi + T_j,hi] + r + [r_lo (1 - r) + k ln2_lo + T_j,lo + r^2 P(r)],  T_j = -log c_j,
 // the first bracket exact (16 fraction bits, |k| <= 128), added to r by Fast2Sum (it is 0 or
 // larger than |r|: 0.031 and up), so the one rounding at full weight is the last addition
-// (within 0.5 ulp plus a few hundredths). P is log_core's degree-3 fit rounded to float32.
+// (within 0.5 ulp plus a few hundredths). The table and P (log_core's degree-3 fit rounded to
+// float32) are log_f32_table.h's, shared with the AVX2 kernel.
 struct LogKernel32 {
   static constexpr bool kAllFast = false;
-  struct Table {
-    alignas(64) float cinv[16], thi[16], tlo[16];
-    float ln2_hi, ln2_lo;
-    Table() {
-      for (int j = 0; j < 16; ++j) {
-        const long double a = j < 7 ? 49.0L / 64 + j / 32.0L : 33.0L / 32 + (j - 8) / 16.0L;
-        const long double b = j < 7 ? a + 1 / 32.0L : a + 1 / 16.0L;
-        cinv[j] = j == 7 ? 1.0f : static_cast<float>(2.0L / (a + b));
-        const long double t = -std::log(static_cast<long double>(cinv[j]));
-        const long double hi = std::nearbyint(t * 65536) / 65536;
-        thi[j] = static_cast<float>(hi) + 0.0f;  // +0 for j = 7
-        tlo[j] = static_cast<float>(t - hi) + 0.0f;
-      }
-      const long double ln2 = std::log(2.0L);
-      const long double hi = std::nearbyint(ln2 * 65536) / 65536;
-      ln2_hi = static_cast<float>(hi);
-      ln2_lo = static_cast<float>(ln2 - hi);
-    }
-  };
   struct Regs {
     __m512 cinv, thi, tlo, ln2_hi, ln2_lo;
   };
   DLA_V512 static Regs regs() {
-    static const Table t;
+    const LogF32Table& t = log_f32_table();
     return {_mm512_load_ps(t.cinv), _mm512_load_ps(t.thi), _mm512_load_ps(t.tlo), _mm512_set1_ps(t.ln2_hi),
             _mm512_set1_ps(t.ln2_lo)};
   }
   // Not: QNaN, zeros, infinities, subnormals, negatives, SNaN.
   DLA_V512 static __mmask16 fast(__m512 x) { return __mmask16(~_mm512_fpclass_ps_mask(x, 0xff)); }
   DLA_V512 static __m512 compute(__m512 x, const Regs& T) {
-    constexpr float kP[] = {-0x1.fffffce266967p-2f, 0x1.55555daea518cp-2f, -0x1.0033b438cf402p-2f,
-                            0x1.995e8ae23b8f0p-3f};
     const __m512i xb = _mm512_castps_si512(x);
     const __m512i t = _mm512_sub_epi32(xb, _mm512_set1_epi32(0x3f440000));  // bits of 49/64
     const __m512i ki = _mm512_srai_epi32(t, 23);
@@ -595,7 +576,7 @@ struct LogKernel32 {
     const __m512 r = _mm512_sub_ps(p, _mm512_set1_ps(1.0f));
     const __m512 k = _mm512_cvtepi32_ps(ki);
     const __m512 hi = _mm512_fmadd_ps(k, T.ln2_hi, _mm512_permutexvar_ps(j, T.thi));
-    const __m512 tail = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, kP),
+    const __m512 tail = _mm512_fmadd_ps(_mm512_mul_ps(r, r), poly32(r, kLogF32P),
                                         _mm512_fmadd_ps(k, T.ln2_lo, _mm512_permutexvar_ps(j, T.tlo)));
     const __m512 s = _mm512_add_ps(hi, r);
     const __m512 e = _mm512_add_ps(_mm512_sub_ps(hi, s), r);

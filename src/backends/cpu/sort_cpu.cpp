@@ -55,8 +55,8 @@ struct RowWalker {
 
 // The keys of n values at stride xs into keys[0..n), XORed with flip; returns whether every
 // value comes back from its key with its bits (no -0, no NaN but the quiet one). Branch-free
-// and split by stride, so that contiguous rows vectorize; compiled once more for AVX-512
-// (below), where 64-bit unsigned compares and selects are single instructions.
+// and split by stride, so that contiguous rows vectorize; compiled once more for AVX-512 and
+// for AVX2 (below).
 template <class T, class K>
 __attribute__((always_inline)) inline bool make_keys_body(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
   using OK = OrderKey<T>;
@@ -86,29 +86,22 @@ __attribute__((always_inline)) inline void values_from_keys_body(const K* keys, 
   }
 }
 
-#define DLA_KEYS_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl")))
-template <class T, class K>
-DLA_KEYS_AVX512 bool make_keys_avx512(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
-  return make_keys_body(x, xs, n, flip, keys);
-}
-template <class T, class K>
-DLA_KEYS_AVX512 void values_from_keys_avx512(const K* keys, int64_t n, K flip, T* out, int64_t os) {
-  values_from_keys_body(keys, n, flip, out, os);
-}
-#undef DLA_KEYS_AVX512
+// The two bodies compiled for AVX-512 (where 64-bit unsigned compares and selects are single
+// instructions) and for AVX2 (64-bit compares; the baseline build has none, and float64 keys
+// took 2 ms a pass for 10^6 there).
+#define DLA_KEYS_FOR(ISA, TARGET)                                                                   \
+  template <class T, class K>                                                                       \
+  __attribute__((target(TARGET))) bool make_keys_##ISA(const T* x, int64_t xs, int64_t n, K flip, K* keys) { \
+    return make_keys_body(x, xs, n, flip, keys);                                                    \
+  }                                                                                                 \
+  template <class T, class K>                                                                       \
+  __attribute__((target(TARGET))) void values_from_keys_##ISA(const K* keys, int64_t n, K flip, T* out, int64_t os) { \
+    values_from_keys_body(keys, n, flip, out, os);                                                  \
+  }
+DLA_KEYS_FOR(avx512, "avx512f,avx512dq,avx512vl")
+DLA_KEYS_FOR(avx2, "avx2")
+#undef DLA_KEYS_FOR
 #define DLA_KEYS_AVX512_FN __attribute__((target("avx512f,avx512dq,avx512vl,popcnt,bmi2")))
-// And for AVX2 (64-bit compares; the baseline build has none, and float64 keys took 2 ms a
-// pass for 10^6 there).
-#define DLA_KEYS_AVX2 __attribute__((target("avx2")))
-template <class T, class K>
-DLA_KEYS_AVX2 bool make_keys_avx2(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
-  return make_keys_body(x, xs, n, flip, keys);
-}
-template <class T, class K>
-DLA_KEYS_AVX2 void values_from_keys_avx2(const K* keys, int64_t n, K flip, T* out, int64_t os) {
-  values_from_keys_body(keys, n, flip, out, os);
-}
-#undef DLA_KEYS_AVX2
 
 template <class T, class K>
 bool make_keys(const T* x, int64_t xs, int64_t n, K flip, K* keys) {
