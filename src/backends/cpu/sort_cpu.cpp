@@ -192,23 +192,7 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
       if (!keys_buffer) keys_buffer = buffer<K>(len);
       keys = keys_buffer.get();
     }
-    // AVX2 compares 64-bit integers only as signed ones (unsigned takes two more operations a
-    // compare): keys of values alone made with their top bit flipped sort as signed integers,
-    // in the same order, and come back through the same XOR.
-    constexpr bool kSigned64 = std::is_same_v<K, uint64_t>;
-    const K bias = kSigned64 && !ibase && len > kRadixFrom && !simd_sort_available() && simd_sort_keys_available()
-                       ? K(K(1) << (8 * sizeof(K) - 1))
-                       : K(0);
-    const bool exact = make_keys(xr, xs, len, K(flip ^ bias), keys);
-    if constexpr (kSigned64) {
-      if (bias && exact) {
-        simd_sort_keys(reinterpret_cast<int64_t*>(keys), len, threads_inside);
-        if (vbase) values_from_keys(keys, len, K(flip ^ bias), vbase + out0, inner);
-        continue;
-      }
-      if (bias)
-        for (int64_t i = 0; i < len; ++i) keys[i] ^= bias;  // (rare: -0 or an unusual NaN) back to the order keys
-    }
+    const bool exact = make_keys(xr, xs, len, flip, keys);
     if (!ktmp) ktmp = buffer<K>(len);
     // Values come back from the keys alone unless -0 or an unusual NaN must keep its bits;
     // then the row is sorted with its indices and the exact elements are moved.
