@@ -1,6 +1,7 @@
 // avx2_row.h — the row loop of the AVX2 transcendental kernels (float32_math.cpp, 8 float lanes
 // a vector; math_avx2_f64.cpp, 4 double lanes): each vector computed by a kernel, lanes outside
-// the function's domain given its NaN, lanes off the kernel's fast range recomputed by libm.
+// the function's domain given its NaN, lanes off the kernel's fast range recomputed by libm;
+// and the polynomial evaluation both files' kernels use.
 //
 // A kernel K provides: Regs and regs() (constants loaded once per row), compute(x, regs),
 // fast(x) (a lane mask of what compute gets right), settled(x) (lanes compute sets itself,
@@ -16,6 +17,20 @@
 #define DLA_V256 __attribute__((target("avx2,fma"), always_inline)) inline
 
 namespace dla::cpu::avx2_math {
+
+// c[0] + t c[1] + t^2 c[2] + ... (Horner), in float32 or float64.
+template <int N>
+DLA_V256 __m256 poly(__m256 t, const float (&c)[N]) {
+  __m256 p = _mm256_set1_ps(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(c[i]));
+  return p;
+}
+template <int N>
+DLA_V256 __m256d poly(__m256d t, const double (&c)[N]) {
+  __m256d p = _mm256_set1_pd(c[N - 1]);
+  for (int i = N - 2; i >= 0; --i) p = _mm256_fmadd_pd(p, t, _mm256_set1_pd(c[i]));
+  return p;
+}
 
 template <class T>
 struct Lanes;

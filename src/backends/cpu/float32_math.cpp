@@ -4,6 +4,7 @@
 #include "backends/cpu/cpu_features.h"
 #include "backends/cpu/log_f32_table.h"
 #include "backends/cpu/math_avx512_f32.h"
+#include "backends/cpu/trig_f64.h"
 
 #include "backends/cpu/avx2_row.h"
 
@@ -14,24 +15,12 @@
 namespace dla::cpu {
 namespace {
 
+using avx2_math::poly;
 using avx2_math::row;
 
 DLA_V256 __m256 set1(float v) { return _mm256_set1_ps(v); }
 DLA_V256 __m256d set1d(double v) { return _mm256_set1_pd(v); }
 
-// c[0] + t c[1] + t^2 c[2] + ... (Horner), in float32 or float64.
-template <int N>
-DLA_V256 __m256 poly(__m256 t, const float (&c)[N]) {
-  __m256 p = set1(c[N - 1]);
-  for (int i = N - 2; i >= 0; --i) p = _mm256_fmadd_ps(p, t, set1(c[i]));
-  return p;
-}
-template <int N>
-DLA_V256 __m256d poly(__m256d t, const double (&c)[N]) {
-  __m256d p = set1d(c[N - 1]);
-  for (int i = N - 2; i >= 0; --i) p = _mm256_fmadd_pd(p, t, set1d(c[i]));
-  return p;
-}
 
 // A 16-entry float table in two registers. A lookup permutes both by the index's low 3 bits and
 // blends on its bit 3, which `high` holds in the sign bit (the index shifted left by 28, or the
@@ -154,7 +143,7 @@ struct LogKernel {
 // ---- sin, cos --------------------------------------------------------------------------------
 // math_avx512_f32.cpp's method at 4 float64 lanes: x = m pi/2 + r with m even for sin (m = 2n,
 // sin x = (-1)^n sin r) and odd for cos (m = 2n + 1, cos x = -(-1)^n sin r), |r| <= pi/2, pi/2
-// to 107 bits; sin r = r + r^3 P(r^2) within 2^-33.2 (scripts/fit_sin_f32.py), one polynomial per
+// to 107 bits; sin r = r + r^3 P(r^2) within 2^-33.2 (trig_f64.h), one polynomial per
 // lane and no quadrant blend; rounded once to float32 (0.50 ulp plus near-ties). Lanes with
 // |x| >= 2^20, zeros (the reduction would lose -0's sign), infinities and NaN are libm's.
 template <bool Cos>
@@ -167,16 +156,13 @@ struct SinCosKernel {
   }
   DLA_V256 static __m256 settled(__m256) { return _mm256_setzero_ps(); }
   DLA_V256 static __m256d half(__m256d x) {
-    constexpr double kInvPi = 0x1.45f306dc9c883p-2;
-    constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
+    using trig_f64::kInvPi, trig_f64::kPio2Hi, trig_f64::kPio2Lo;
     const __m256d t = Cos ? _mm256_fmsub_pd(x, set1d(kInvPi), set1d(0.5)) : _mm256_mul_pd(x, set1d(kInvPi));
     const __m256d n = _mm256_round_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m256d m = Cos ? _mm256_fmadd_pd(n, set1d(2.0), set1d(1.0)) : _mm256_add_pd(n, n);
     const __m256d r = _mm256_fnmadd_pd(m, set1d(kPio2Lo), _mm256_fnmadd_pd(m, set1d(kPio2Hi), x));
     const __m256d r2 = _mm256_mul_pd(r, r);
-    constexpr double kS[] = {-0x1.555555545224bp-3, 0x1.11110fcf51677p-7, -0x1.a01900006d60fp-13,
-                             0x1.7195a49b77214p-19, -0x1.9d99d582ca12ep-26};
-    const __m256d sin_r = _mm256_fmadd_pd(_mm256_mul_pd(r, r2), poly(r2, kS), r);
+    const __m256d sin_r = _mm256_fmadd_pd(_mm256_mul_pd(r, r2), poly(r2, trig_f64::kSinF32P), r);
     // (-1)^n from n's last bit: n + 1.5 2^52 holds n in its low mantissa bits (|n| < 2^20).
     __m256i sign = _mm256_slli_epi64(_mm256_castpd_si256(_mm256_add_pd(n, set1d(0x1.8p52))), 63);
     if constexpr (Cos) sign = _mm256_xor_si256(sign, _mm256_set1_epi64x(INT64_MIN));

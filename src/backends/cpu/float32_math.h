@@ -21,8 +21,8 @@ namespace dla::cpu {
 enum class Float32Fn : uint8_t { Exp, Log, Sin, Cos, Sinh, Atanh, Acosh, Tanh };
 
 // out[i] = fn(in[i]) for a contiguous row; in and out may be the same memory. On AVX-512 the
-// loops of math_avx512_f32.h run instead (faster, same bound), and store domain->nan for
-// arguments outside fn's domain (math_domain.h; null: libm's scalar function there too).
+// loops of math_avx512_f32.h run instead. Both store domain->nan for arguments outside fn's
+// domain (math_domain.h; null: libm's scalar function there too).
 void float32_math_row(Float32Fn fn, const float* in, float* out, int64_t n, const NanOutside<float>* domain);
 
 // Whether the vector variants can run here (AVX2 and FMA, or AVX-512).

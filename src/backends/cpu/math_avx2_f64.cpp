@@ -11,16 +11,10 @@ namespace dla::cpu {
 namespace {
 
 using namespace trig_f64;
+using avx2_math::poly;
 
 DLA_V256 __m256d set(double v) { return _mm256_set1_pd(v); }
 DLA_V256 __m256d fma(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
-template <int N>
-DLA_V256 __m256d poly(__m256d t, const double (&c)[N]) {  // Horner
-  __m256d p = set(c[N - 1]);
-  for (int i = N - 2; i >= 0; --i) p = fma(p, t, set(c[i]));
-  return p;
-}
-
 
 // x = n pi/2 + rh + rl for |x| < 2^20, sin r and cos r both formed, one chosen by n mod 4 and
 // signed by its bit 1: the derivation is math_avx512_f64.cpp's.

@@ -2,6 +2,7 @@
 #include "backends/cpu/math_avx512_f32.h"
 #include "backends/cpu/log_f32_table.h"
 #include "backends/cpu/math_avx512_common.h"
+#include "backends/cpu/trig_f64.h"
 
 #include <cmath>
 #include <cstring>
@@ -16,7 +17,8 @@ using namespace avx512_math;
 constexpr double kLn2 = 0x1.62e42fefa39efp-1;
 constexpr double kInvLn2x16 = 0x1.71547652b82fep+4;
 constexpr double kLn2d16 = 0x1.62e42fefa39efp-5;
-constexpr double kPio2Hi = 0x1.921fb54442d18p0, kPio2Lo = 0x1.1a62633145c07p-54;
+using trig_f64::kPio2Hi;
+using trig_f64::kPio2Lo;
 constexpr int64_t kLogM0Bits = 0x3fe8800000000000;  // bits of 49/64
 // Added to x 16/ln2 it leaves k = round(x 16/ln2) in the low bits of the sum (|k| < 2^51).
 constexpr double kShifter = 0x1.8p52;
@@ -183,17 +185,15 @@ struct SinCosKernel : NoPrepare {
   // blend of two. r is x less m pi/2 with pi/2 to 107 bits: |m| < 2^21 and float32 x never
   // come nearer than about 2^-30 to a multiple of pi/2, so r keeps about 50 correct bits.
   DLA_V512 static __m512d compute(__m512d x, const Regs&) {
-    constexpr double kInvPi = 0x1.45f306dc9c883p-2;
+    using trig_f64::kInvPi;
     const __m512d t = F == Float32Fn::Sin ? _mm512_mul_pd(x, set(kInvPi)) : _mm512_fmsub_pd(x, set(kInvPi), set(0.5));
     const __m512d n = _mm512_roundscale_pd(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m512d m = F == Float32Fn::Sin ? _mm512_add_pd(n, n) : _mm512_fmadd_pd(n, set(2.0), set(1.0));
     const __m512d r = _mm512_fnmadd_pd(m, set(kPio2Lo), _mm512_fnmadd_pd(m, set(kPio2Hi), x));
     const __m512d r2 = _mm512_mul_pd(r, r);
-    // sin r = r + r^3 P(r^2), P near-minimax from scripts/fit_sin_f32.py: within 2^-33.2 of
-    // sin r over |r| <= pi/2, so the final rounding to float32 is the one that counts.
-    constexpr double kS[] = {-0x1.555555545224bp-3, 0x1.11110fcf51677p-7, -0x1.a01900006d60fp-13,
-                             0x1.7195a49b77214p-19, -0x1.9d99d582ca12ep-26};
-    const __m512d sin_r = _mm512_fmadd_pd(_mm512_mul_pd(r, r2), poly(r2, kS), r);
+    // sin r = r + r^3 P(r^2) (trig_f64.h): within 2^-33.2 of sin r over |r| <= pi/2, so the final
+    // rounding to float32 is the one that counts.
+    const __m512d sin_r = _mm512_fmadd_pd(_mm512_mul_pd(r, r2), poly(r2, trig_f64::kSinF32P), r);
     // (-1)^n from n's last bit: n + 1.5 2^52 holds n in its low mantissa bits (|n| < 2^20).
     __m512i sign = _mm512_slli_epi64(_mm512_castpd_si512(_mm512_add_pd(n, set(0x1.8p52))), 63);
     if constexpr (F == Float32Fn::Cos) sign = _mm512_xor_si512(sign, _mm512_set1_epi64(INT64_MIN));

@@ -1,5 +1,7 @@
-// trig_f64.h — the constants of the float64 sin, cos, tan, asin, acos, atan and atan2 kernels, shared by the AVX-512 rows (math_avx512_f64.cpp, which also holds the derivations)
-// and the AVX2 rows (math_avx2_f64.cpp), so that both give the same values.
+// trig_f64.h — the constants of the float64 sin, cos, tan, asin, acos, atan and atan2 kernels
+// and of the float32 sin and cos evaluated in float64, shared by the AVX-512 rows
+// (math_avx512_f64.cpp, which also holds the derivations, and math_avx512_f32.cpp) and the AVX2
+// rows (math_avx2_f64.cpp, float32_math.cpp), so that both give the same values.
 #pragma once
 
 namespace dla::cpu::trig_f64 {
@@ -35,5 +37,12 @@ constexpr double kAsinP[13] = {0x1.5555555555556p-3, 0x1.3333333332ec8p-4, 0x1.6
 // atan(z) - z = z^3 Q(z^2), fitted on |z| <= 0.0627 (scripts/fit_atan_f64.py): 2^-60.5 of atan z.
 constexpr double kAtanQ[5] = {-0x1.5555555555555p-2, 0x1.999999998dc8fp-3, -0x1.249248b62d146p-3, 0x1.c719e27def660p-4,
                               -0x1.715986b66d03fp-4};
+
+// float32 sin and cos evaluated in float64 (math_avx512_f32.cpp, float32_math.cpp): x = m pi/2 + r
+// with m = round(x / pi) doubled (sin) or made odd (cos), |r| <= pi/2, sin r = r + r^3 P(r^2), P
+// near-minimax from scripts/fit_sin_f32.py, within 2^-33.2 of sin r.
+constexpr double kInvPi = 0x1.45f306dc9c883p-2;
+constexpr double kSinF32P[5] = {-0x1.555555545224bp-3, 0x1.11110fcf51677p-7, -0x1.a01900006d60fp-13,
+                                0x1.7195a49b77214p-19, -0x1.9d99d582ca12ep-26};
 
 }  // namespace dla::cpu::trig_f64

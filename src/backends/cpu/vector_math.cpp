@@ -28,8 +28,9 @@ namespace {
 //           result is within 0.5 ulp + 2^-27, at about twice the float32 vector's cost;
 //   Own     our own vectorized loops: float64 exp, expm1, log, log1p, log2, log10, sinh,
 //           cosh, tanh, asinh, acosh, atanh (exp_log_f64.h), sin, cos, tan, asin, acos, atan
-//           (math_avx2_f64.h; on AVX-512 math_avx512_f64.h has them all) within 0.70 ulp, and float32 exp, log, sin, cos (on AVX2 float32_math.h: exp and log in
-//           float32 arithmetic, 0.54 and 0.51 ulp, sin and cos in float64, 0.56; on AVX-512
+//           (math_avx2_f64.h; on AVX-512 math_avx512_f64.h has them all) within 0.70 ulp, and
+//           float32 exp, log, sin, cos (on AVX2 float32_math.h: exp and log in float32
+//           arithmetic, 0.54 and 0.51 ulp, sin and cos in float64, 0.56; on AVX-512
 //           math_avx512_f32.h, which adds sinh, atanh, acosh, tanh: evaluated in float64, within
 //           0.56 ulp, but tanh, atanh, acosh, sinh in float32, 0.75, and log in float32, 0.52);
 //           where the CPU lacks AVX2/FMA, float32 falls back to Widened, and where an Own loop
