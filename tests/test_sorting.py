@@ -111,13 +111,13 @@ def test_long_rows_radix_and_threads(dtype, n):
 
 
 # The vector quicksort (keys without indices: rows with no -0 and no unusual NaN) at the sizes
-# where it changes strategy (one register, the 16-register network, partitions, threads) and on
-# the inputs that break quicksorts: equal keys, few distinct keys, the largest key (a pivot at
-# the maximum), sorted and reversed runs.
+# where it changes strategy (one register, the 16-register network, partitions and the keys
+# past their last whole vector, threads) and on the inputs that break quicksorts: equal keys,
+# few distinct keys, the largest key (a pivot at the maximum), sorted and reversed runs.
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint32", "int32", "uint64", "complex64"])
 def test_vector_quicksort_sizes_and_patterns(dtype):
     rng = np.random.default_rng(7)
-    sizes = [2, 15, 16, 17, 33, 127, 128, 129, 255, 256, 257, 300, 1000, 4096, 4097, 70_000, 300_001]
+    sizes = [2, 15, 16, 17, 33, 64, 65, 66, 67, 127, 128, 129, 130, 135, 255, 256, 257, 300, 1000, 4096, 4097, 70_000, 300_001]
     for n in sizes:
         if dtype[0] in "fc":
             base = rng.standard_normal(n).astype(dtype)

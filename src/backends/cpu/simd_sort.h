@@ -4,7 +4,7 @@
 //
 // Equal keys are indistinguishable, so the sort need not be stable: it partitions with
 // vector compares and compresses (as NumPy's SIMD sort does) and finishes blocks of up to
-// 16 registers with bitonic sorting networks. Rows that must keep -0/+0 or NaN payload bits
+// 16 registers with sorting networks (simd_sort_vec.h's sort_registers). Rows that must keep -0/+0 or NaN payload bits
 // carry indices and stay with the stable radix sort.
 #pragma once
 #include <cstdint>
