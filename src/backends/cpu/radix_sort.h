@@ -87,7 +87,7 @@ bool sort_with_positions(uint32_t* keys, I* idx, I* scratch, int64_t n, bool all
 // changed) where that sort is not available.
 template <class I>
 bool sort_carrying_positions(uint64_t* keys, I* idx, I* scratch, int64_t n) {
-  if (!simd_sort_available()) return false;
+  if (!simd_sort_keys_available()) return false;
   std::unique_ptr<uint64_t[]> positions(new uint64_t[size_t(n)]);
   for (int64_t i = 0; i < n; ++i) positions[size_t(i)] = uint64_t(i);
   simd_argsort_keys(keys, positions.get(), n, false);

@@ -280,8 +280,8 @@ void order_equal_runs(const uint64_t* k, uint64_t* v, int64_t n) {
 }  // namespace
 
 bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads) {
+  if (!simd_sort_available()) return simd_argsort_keys_avx2(keys, positions, n, allow_threads);
   if (n <= 1) return true;
-  if (!simd_sort_available()) return false;
   // All keys equal (the one input whose fix-up would be a sort of every position): done.
   if (std::all_of(keys, keys + n, [&](uint64_t k) { return k == keys[0]; })) return true;
   const int threads = allow_threads ? num_threads() : 1;

@@ -4,8 +4,9 @@
 //
 // Equal keys are indistinguishable, so the sort need not be stable: it partitions with
 // vector compares and compresses (as NumPy's SIMD sort does) and finishes blocks of up to
-// 16 registers with sorting networks (simd_sort_vec.h's sort_registers). Rows that must keep -0/+0 or NaN payload bits
-// carry indices and stay with the stable radix sort.
+// 16 registers with sorting networks (simd_sort_vec.h's sort_registers). Argsorts carry
+// positions with the keys (simd_argsort_keys; 32-bit keys are packed with theirs into 64-bit
+// keys instead), and so do value sorts of rows that must keep -0/+0 or NaN payload bits.
 #pragma once
 #include <cstdint>
 
@@ -16,18 +17,21 @@ namespace dla::cpu {
 // the first partitions and the parts sorted on the thread pool.
 bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads);
 bool simd_sort_keys_available();
-// AVX-512 present: simd_argsort_keys and the other AVX-512-only pieces of the sorts run.
+// AVX-512 present: the AVX-512-only pieces of the sorts run.
 bool simd_sort_available();
-// The AVX2 build, called by simd_sort_keys where AVX-512 is missing.
+// The AVX2 builds, called by simd_sort_keys and simd_argsort_keys where AVX-512 is missing.
 bool simd_sort_avx2_available();
 bool simd_sort_keys_avx2(uint32_t* keys, int64_t n, bool allow_threads);
 bool simd_sort_keys_avx2(uint64_t* keys, int64_t n, bool allow_threads);
 bool simd_sort_keys_avx2(int32_t* keys, int64_t n, bool allow_threads);
 bool simd_sort_keys_avx2(int64_t* keys, int64_t n, bool allow_threads);
+bool simd_argsort_keys_avx2(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads);
 
 // Sorts keys[0..n) ascending with positions[0..n) moved along, equal keys in ascending order of
 // their positions (so a stable argsort when positions start as 0, 1, 2 ...); false (nothing
-// changed) without AVX-512. With threads, a long row is split as simd_sort_keys splits it.
+// changed) on CPUs with neither AVX-512 (simd_argsort.cpp) nor AVX2 (simd_sort_avx2.cpp's,
+// simd_quicksort.h carrying positions). With threads, a long row is split as simd_sort_keys
+// splits it.
 bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads);
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads);
 // Signed integers as themselves (no order-key transform needed).

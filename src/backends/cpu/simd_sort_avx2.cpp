@@ -1,6 +1,7 @@
 // simd_sort_avx2.cpp — the quicksort of simd_quicksort.h built over simd_sort_vec.h's AVX2
-// traits (8 keys of 32 bits or 4 of 64 a vector), for CPUs without AVX-512; simd_sort.cpp's
-// entry points call it there.
+// traits (8 keys of 32 bits or 4 of 64 a vector), for CPUs without AVX-512: keys alone, or
+// 64-bit keys carrying positions (argsort); simd_sort.cpp's and simd_argsort.cpp's entry
+// points call it there.
 #define DLA_SORT_ISA_AVX2
 #include "backends/cpu/simd_sort.h"
 
@@ -37,6 +38,13 @@ bool simd_sort_keys_avx2(uint64_t* keys, int64_t n, bool allow_threads) {
   if (!simd_sort_avx2_available()) return false;
   flip_top_bits(keys, n);
   simd_sort_avx2::sort_keys(reinterpret_cast<int64_t*>(keys), n, allow_threads);
+  flip_top_bits(keys, n);
+  return true;
+}
+bool simd_argsort_keys_avx2(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads) {
+  if (!simd_sort_avx2_available()) return false;
+  flip_top_bits(keys, n);
+  simd_sort_avx2::argsort_keys(reinterpret_cast<int64_t*>(keys), positions, n, allow_threads);
   flip_top_bits(keys, n);
   return true;
 }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -230,11 +231,13 @@ struct Avx2Vec {
   }
   DLA_SORT_INLINE static M lt(R a, R b) { return bits(greater(b, a)); }
   DLA_SORT_INLINE static M le(R a, R b) { return M(~bits(greater(a, b)) & ((1u << W) - 1)); }
+  // The lane order that puts the lanes of m first (compress_order), and the compress by it.
   // m < 2^W, as every mask of lt, le and live lanes is (no masking on the partition's path).
-  DLA_SORT_INLINE static R compress(M m, R v) {
+  DLA_SORT_INLINE static R compress_order(M m) {
     const int32_t* order = Bits == 32 ? kCompressOrders.lanes32[m] : kCompressOrders.lanes64[m];
-    return _mm256_permutevar8x32_epi32(v, _mm256_load_si256(reinterpret_cast<const __m256i*>(order)));
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(order));
   }
+  DLA_SORT_INLINE static R compress(M m, R v) { return _mm256_permutevar8x32_epi32(v, compress_order(m)); }
   DLA_SORT_INLINE static R permute(R idx, R v) { return _mm256_permutevar8x32_epi32(v, idx); }
   DLA_SORT_INLINE static R blend(M take_b, R a, R b) { return _mm256_blendv_epi8(a, b, vector_mask(take_b)); }
   DLA_SORT_INLINE static R max(M m, R src, R a, R b) { return blend(m, src, max(a, b)); }
@@ -245,6 +248,13 @@ struct Avx2Vec {
   DLA_SORT_INLINE static R exchange(R v, R p) {
     if constexpr (Bits == 32) return _mm256_blend_epi32(min(v, p), max(v, p), int(kMax));
     else return _mm256_blendv_epi8(v, p, _mm256_xor_si256(greater(v, p), vector_mask_const<kMax>()));
+  }
+  // a, with b in the lanes of kTake (a blend by an immediate).
+  template <M kTake>
+  DLA_SORT_INLINE static R blend_lanes(R a, R b) {
+    constexpr int kImm = Bits == 32 ? int(kTake)
+                                    : int((kTake & 1 ? 3 : 0) | (kTake & 2 ? 12 : 0) | (kTake & 4 ? 48 : 0) | (kTake & 8 ? 192 : 0));
+    return _mm256_blend_epi32(a, b, kImm);
   }
   template <M kMax>
   DLA_SORT_INLINE static R vector_mask_const() {
@@ -321,49 +331,67 @@ constexpr typename Vec<K>::M max_lanes(int k, int j) {
   return typename Vec<K>::M(m);
 }
 
-// One compare-exchange stage inside a register.
-template <class K, int k, int j>
-DLA_SORT_INLINE typename Vec<K>::R stage(typename Vec<K>::R v) {
+// The positions a sort of keys may carry along (argsort): a register of them beside each
+// register of keys (Pos = Vec<K>::R), or none (NoPos, which every step ignores).
+struct NoPos {};
+template <class K, class Pos>
+constexpr bool kCarries = !std::is_same_v<Pos, NoPos>;
+
+// One compare-exchange stage inside a register. Carrying positions (AVX2 only), both lanes of
+// a pair act on the one verdict "the lower lane's key is greater" (each lane's own compare
+// would swap equal keys one way only, duplicating a position).
+template <class K, int k, int j, class Pos = NoPos>
+DLA_SORT_INLINE void stage(typename Vec<K>::R& v, Pos& pos) {
   using V = Vec<K>;
   const typename V::R p = V::template swap_lanes<j>(v);
-  if constexpr (V::kWholeStores) return V::template exchange<max_lanes<K>(k, j)>(v, p);
-  else return V::max(max_lanes<K>(k, j), V::min(v, p), v, p);  // min, and max where the mask says
+  if constexpr (kCarries<K, Pos>) {
+    static_assert(V::kWholeStores, "positions are carried on AVX2 only (simd_argsort.cpp has AVX-512's)");
+    const typename V::R gt = V::greater(v, p);  // lane i: key i > key i ^ j
+    const typename V::R take = V::template blend_lanes<max_lanes<K>(k, j)>(gt, V::template swap_lanes<j>(gt));
+    pos = _mm256_blendv_epi8(pos, V::template swap_lanes<j>(pos), take);
+    v = _mm256_blendv_epi8(v, p, take);
+  } else if constexpr (V::kWholeStores) {
+    v = V::template exchange<max_lanes<K>(k, j)>(v, p);
+  } else {
+    v = V::max(max_lanes<K>(k, j), V::min(v, p), v, p);  // min, and max where the mask says
+  }
 }
 
 // Sorts the lanes of one register ascending (bitonic network: 10 stages for 16 lanes, 6 for 8, 3 for 4).
-template <class K>
-DLA_SORT_INLINE typename Vec<K>::R sort_register(typename Vec<K>::R v) {
-  v = stage<K, 2, 1>(v);
-  v = stage<K, 4, 2>(v);
-  v = stage<K, 4, 1>(v);
+template <class K, class Pos = NoPos>
+DLA_SORT_INLINE void sort_register(typename Vec<K>::R& v, Pos& pos) {
+  stage<K, 2, 1>(v, pos);
+  stage<K, 4, 2>(v, pos);
+  stage<K, 4, 1>(v, pos);
   if constexpr (Vec<K>::W >= 8) {
-    v = stage<K, 8, 4>(v);
-    v = stage<K, 8, 2>(v);
-    v = stage<K, 8, 1>(v);
+    stage<K, 8, 4>(v, pos);
+    stage<K, 8, 2>(v, pos);
+    stage<K, 8, 1>(v, pos);
   }
   if constexpr (Vec<K>::W == 16) {
-    v = stage<K, 16, 8>(v);
-    v = stage<K, 16, 4>(v);
-    v = stage<K, 16, 2>(v);
-    v = stage<K, 16, 1>(v);
+    stage<K, 16, 8>(v, pos);
+    stage<K, 16, 4>(v, pos);
+    stage<K, 16, 2>(v, pos);
+    stage<K, 16, 1>(v, pos);
   }
-  return v;
 }
 
 // A bitonic register made ascending (the last log2 W stages of a merge). With k = 2W, bit k
 // of a lane number is never set: every pair sorts ascending.
-template <class K>
-DLA_SORT_INLINE typename Vec<K>::R clean_register(typename Vec<K>::R v) {
+template <class K, class Pos = NoPos>
+DLA_SORT_INLINE void clean_register(typename Vec<K>::R& v, Pos& pos) {
   constexpr int W = Vec<K>::W;
-  if constexpr (W == 16) v = stage<K, 32, 8>(v);
-  if constexpr (W >= 8) v = stage<K, 2 * W, 4>(v);
-  v = stage<K, 2 * W, 2>(v);
-  return stage<K, 2 * W, 1>(v);
+  if constexpr (W == 16) stage<K, 32, 8>(v, pos);
+  if constexpr (W >= 8) stage<K, 2 * W, 4>(v, pos);
+  stage<K, 2 * W, 2>(v, pos);
+  stage<K, 2 * W, 1>(v, pos);
 }
 
-template <class K>
-DLA_SORT_INLINE typename Vec<K>::R reverse_register(typename Vec<K>::R v) {
-  return Vec<K>::permute(Vec<K>::lanes_xor(Vec<K>::W - 1), v);
+template <class K, class Pos = NoPos>
+DLA_SORT_INLINE void reverse_register(typename Vec<K>::R& v, Pos& pos) {
+  const typename Vec<K>::R reversed = Vec<K>::lanes_xor(Vec<K>::W - 1);
+  v = Vec<K>::permute(reversed, v);
+  if constexpr (kCarries<K, Pos>) pos = Vec<K>::permute(reversed, pos);
 }
 
 // Batcher's odd-even merge sort of N inputs as a list of compare-exchanges (lo[i], hi[i]),
@@ -410,11 +438,19 @@ constexpr bool sorts_every_zero_one_input(const ExchangeList<N>& net) {
   return true;
 }
 
-template <class K>
-DLA_SORT_INLINE void exchange_registers(typename Vec<K>::R& a, typename Vec<K>::R& b) {
+// Registers a and b (with their positions) exchanged lane by lane: a the smaller keys.
+template <class K, class Pos = NoPos>
+DLA_SORT_INLINE void exchange_registers(typename Vec<K>::R& a, typename Vec<K>::R& b, Pos& pa, Pos& pb) {
   using V = Vec<K>;
   typename V::R lo, hi;
-  if constexpr (V::kWholeStores) {
+  if constexpr (kCarries<K, Pos>) {
+    const typename V::R gt = V::greater(a, b);
+    const Pos pos_lo = _mm256_blendv_epi8(pa, pb, gt);
+    pb = _mm256_blendv_epi8(pb, pa, gt);
+    pa = pos_lo;
+    lo = _mm256_blendv_epi8(a, b, gt);
+    hi = _mm256_blendv_epi8(b, a, gt);
+  } else if constexpr (V::kWholeStores) {
     V::min_max(a, b, &lo, &hi);
   } else {
     lo = V::min(a, b);
@@ -424,39 +460,51 @@ DLA_SORT_INLINE void exchange_registers(typename Vec<K>::R& a, typename Vec<K>::
   b = hi;
 }
 
-// Sorts the keys of v[0..R), in register order and lane order. Then blocks of 1, 2, 4 ...
-// registers (sorted runs) are merged pairwise: the second block reversed makes the pair
-// bitonic; half-cleaners across registers, then each register cleaned.
+// Sorts the keys of v[0..R) (and their positions pos[0..R), if carried), in register order
+// and lane order. Then blocks of 1, 2, 4 ... registers (sorted runs) are merged pairwise: the
+// second block reversed makes the pair bitonic; half-cleaners across registers, then each
+// register cleaned.
 //
 // The runs it starts from: with kColumnsFirst (AVX2, R >= W) a sorting network across the
 // registers sorts each lane's column (whole-register minima and maxima, no shuffles), and a
 // W x W transpose of each block of W registers turns the columns into runs of R / W
 // registers: about a third fewer operations than sorting each register on its own (R = 16:
 // 652 against 976 for 64-bit keys). Otherwise each register is sorted alone.
-template <class K, int R>
-DLA_SORT_INLINE void sort_registers(typename Vec<K>::R* v) {
+template <class K, int R, class Pos = NoPos>
+DLA_SORT_INLINE void sort_registers(typename Vec<K>::R* v, Pos* pos) {
   using V = Vec<K>;
   constexpr int W = V::W;
   constexpr int kLogR = R >= 16 ? 4 : R >= 8 ? 3 : R >= 4 ? 2 : R >= 2 ? 1 : 0;
   constexpr bool kColumns = V::kColumnsFirst && R >= W;
+  constexpr bool kCarry = kCarries<K, Pos>;
   constexpr int kFirstLevel = kColumns ? kLogR - (W == 8 ? 3 : W == 4 ? 2 : 0) : 0;
   if constexpr (kColumns) {
     static constexpr ExchangeList<R> net = odd_even_merge_network<R>();
     static_assert(sorts_every_zero_one_input(net), "the column network must sort");
 #pragma GCC unroll 64
-    for (int i = 0; i < net.count; ++i) exchange_registers<K>(v[net.lo[i]], v[net.hi[i]]);
-    typename V::R t[R];
+    for (int i = 0; i < net.count; ++i) exchange_registers<K>(v[net.lo[i]], v[net.hi[i]], pos[net.lo[i]], pos[net.hi[i]]);
 #pragma GCC unroll 4
-    for (int b = 0; b < R; b += W) V::transpose(v + b);
+    for (int b = 0; b < R; b += W) {
+      V::transpose(v + b);
+      if constexpr (kCarry) V::transpose(pos + b);
+    }
     // Register b W + c now holds lanes b W .. b W + W - 1 of column c: column c's run is
     // registers c, W + c, 2 W + c ...; renamed to be consecutive.
+    typename V::R t[R];
+    Pos tp[R];
 #pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) t[(r % W) * (R / W) + r / W] = v[r];
+    for (int r = 0; r < R; ++r) {
+      t[(r % W) * (R / W) + r / W] = v[r];
+      tp[(r % W) * (R / W) + r / W] = pos[r];
+    }
 #pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) v[r] = t[r];
+    for (int r = 0; r < R; ++r) {
+      v[r] = t[r];
+      pos[r] = tp[r];
+    }
   } else {
 #pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) v[r] = sort_register<K>(v[r]);
+    for (int r = 0; r < R; ++r) sort_register<K>(v[r], pos[r]);
   }
   // (Loops over log2 of the sizes, with constant trip counts, so that the compiler unrolls
   // them completely and v[] stays in registers.)
@@ -466,18 +514,21 @@ DLA_SORT_INLINE void sort_registers(typename Vec<K>::R* v) {
 #pragma GCC unroll 8
     for (int b = 0; b < R; b += 2 * s) {
 #pragma GCC unroll 8
-      for (int i = 0; i < s / 2; ++i) std::swap(v[b + s + i], v[b + 2 * s - 1 - i]);
+      for (int i = 0; i < s / 2; ++i) {
+        std::swap(v[b + s + i], v[b + 2 * s - 1 - i]);
+        std::swap(pos[b + s + i], pos[b + 2 * s - 1 - i]);
+      }
 #pragma GCC unroll 8
-      for (int i = 0; i < s; ++i) v[b + s + i] = reverse_register<K>(v[b + s + i]);
+      for (int i = 0; i < s; ++i) reverse_register<K>(v[b + s + i], pos[b + s + i]);
 #pragma GCC unroll 4
       for (int ld = ls; ld >= 0; --ld) {
         const int d = 1 << ld;
 #pragma GCC unroll 16
         for (int i = b; i < b + 2 * s; ++i)
-          if ((i - b) % (2 * d) < d) exchange_registers<K>(v[i], v[i + d]);
+          if ((i - b) % (2 * d) < d) exchange_registers<K>(v[i], v[i + d], pos[i], pos[i + d]);
       }
 #pragma GCC unroll 16
-      for (int i = b; i < b + 2 * s; ++i) v[i] = clean_register<K>(v[i]);
+      for (int i = b; i < b + 2 * s; ++i) clean_register<K>(v[i], pos[i]);
     }
   }
 }
@@ -495,7 +546,8 @@ DLA_SORT_TARGET void network_sort(K* a, int64_t n) {
     const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
     v[r] = c > 0 ? V::load(a + r * W, low_lanes<K>(int(c)), top) : top;
   }
-  sort_registers<K, R>(v);
+  NoPos none[R];
+  sort_registers<K, R>(v, none);
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r) {
     const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
@@ -503,6 +555,36 @@ DLA_SORT_TARGET void network_sort(K* a, int64_t n) {
     // much as any other, about ten plain stores on AMD.)
     if (c > 0) V::store(a + r * W, low_lanes<K>(int(c)), v[r]);
   }
+}
+
+// Sorts n <= R*W keys and their positions in registers; false (nothing changed) when a short
+// block holds the largest key, which pads its lanes past n: a real key equal to the padding
+// could trade places with it and be lost.
+template <class K, int R>
+DLA_SORT_TARGET bool network_sort_carrying(K* a, uint64_t* q, int64_t n) {
+  using V = Vec<K>;
+  constexpr int W = V::W;
+  typename V::R v[R], pos[R];
+  const typename V::R top = V::set1(std::numeric_limits<K>::max());
+  uint32_t has_top = 0;
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) {
+    const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
+    v[r] = c > 0 ? V::load(a + r * W, low_lanes<K>(int(c)), top) : top;
+    pos[r] = c > 0 ? V::load(q + r * W, low_lanes<K>(int(c)), top) : top;
+    has_top |= uint32_t(low_lanes<K>(int(c)) & ~V::lt(v[r], top));
+  }
+  if (n < R * W && has_top) return false;
+  sort_registers<K, R>(v, pos);
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) {
+    const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
+    if (c > 0) {
+      V::store(a + r * W, low_lanes<K>(int(c)), v[r]);
+      V::store(q + r * W, low_lanes<K>(int(c)), pos[r]);
+    }
+  }
+  return true;
 }
 
 template <class K>
@@ -519,6 +601,18 @@ void small_sort(K* a, int64_t n) {
   network_sort<K, 16>(a, n);
 }
 
+// small_sort with positions carried (n <= kNetworkMax); false as network_sort_carrying.
+template <class K>
+bool small_sort_carrying(K* a, uint64_t* q, int64_t n) {
+  constexpr int W = Vec<K>::W;
+  if (n <= 1) return true;
+  if (n <= W) return network_sort_carrying<K, 1>(a, q, n);
+  if (n <= 2 * W) return network_sort_carrying<K, 2>(a, q, n);
+  if (n <= 4 * W) return network_sort_carrying<K, 4>(a, q, n);
+  if (n <= 8 * W) return network_sort_carrying<K, 8>(a, q, n);
+  return network_sort_carrying<K, 16>(a, q, n);
+}
+
 // The median of R vectors of keys read at evenly spaced places (a[0..n), n >= R * W),
 // sorted in registers: no scalar gathers, no store-to-load round trip.
 template <class K, int R>
@@ -529,7 +623,8 @@ DLA_SORT_TARGET K sample_median(const K* a, int64_t n) {
   const int64_t step = n / R;
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r) v[r] = V::load(a + r * step + (step - W) / 2);
-  sort_registers<K, R>(v);
+  NoPos none[R];
+  sort_registers<K, R>(v, none);
   constexpr int kMiddle = R * W / 2;  // (lane 0 of register R / 2, or lane W / 2 of a lone register)
   alignas(64) K lanes[W];
   V::store(lanes, v[kMiddle / W]);

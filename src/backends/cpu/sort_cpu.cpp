@@ -162,12 +162,10 @@ void sort_rows(const Array& values, const Array& indices, const Array& x, int ax
       if constexpr (std::is_same_v<K, uint32_t>) {
         sorted = len <= int64_t(UINT32_MAX) && sort_by_positions(xr, xs, len, flip, pos, threads_inside);
       } else if constexpr (std::is_same_v<K, uint64_t>) {
-        if (simd_sort_available()) {  // simd_argsort_keys is AVX-512's; elsewhere the radix sort below
-          if (!keys_buffer) keys_buffer = buffer<K>(len);
-          make_keys(xr, xs, len, flip, keys_buffer.get());
-          for (int64_t i = 0; i < len; ++i) pos[i] = uint64_t(i);
-          sorted = simd_argsort_keys(keys_buffer.get(), pos, len, threads_inside);
-        }
+        if (!keys_buffer) keys_buffer = buffer<K>(len);
+        make_keys(xr, xs, len, flip, keys_buffer.get());
+        for (int64_t i = 0; i < len; ++i) pos[i] = uint64_t(i);
+        sorted = simd_argsort_keys(keys_buffer.get(), pos, len, threads_inside);
       }
       if (sorted) {
         if (vbase)
