@@ -23,7 +23,8 @@ namespace {
 // ones not even scalar: a libgcc call per element, 11x), so these are written out.
 
 // Integers of up to 32 bits: clamped in From to [lo, top] (exact there; NaN lanes
-// masked to 0), converted to int32 by cvtt, then narrowed. Only int32 from float32 has a
+// masked to 0, except for unsigned To: max(NaN, 0) is already 0, maxps returning its second
+// operand for a NaN), converted to int32 by cvtt, then narrowed. Only int32 from float32 has a
 // ceiling above top (2^31 is max rounded up): values from it on become max after conversion.
 template <class To, class From>
 DLA_LOOP_ATTR void float_to_int32_row(To* out, const From* in, int64_t n) {
@@ -44,7 +45,7 @@ DLA_LOOP_ATTR void float_to_int32_row(To* out, const From* in, int64_t n) {
   auto eight = [&](const float* p) -> __m256i {
     const __m256 v = _mm256_loadu_ps(p);
     __m256 c = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(lo)), _mm256_set1_ps(top));  // NaN -> lo ...
-    c = _mm256_and_ps(c, _mm256_cmp_ps(v, v, _CMP_ORD_Q));                                  // ... -> 0
+    if constexpr (lo != From(0)) c = _mm256_and_ps(c, _mm256_cmp_ps(v, v, _CMP_ORD_Q));     // ... -> 0
     __m256i r = to_int32(c);
     if constexpr (B::kCeiling) {
       const __m256 above = _mm256_cmp_ps(v, _mm256_set1_ps(B::ceiling), _CMP_GE_OQ);
@@ -56,7 +57,7 @@ DLA_LOOP_ATTR void float_to_int32_row(To* out, const From* in, int64_t n) {
   auto four = [&](const double* p) -> __m128i {
     const __m256d v = _mm256_loadu_pd(p);
     __m256d c = _mm256_min_pd(_mm256_max_pd(v, _mm256_set1_pd(lo)), _mm256_set1_pd(top));
-    c = _mm256_and_pd(c, _mm256_cmp_pd(v, v, _CMP_ORD_Q));
+    if constexpr (lo != From(0)) c = _mm256_and_pd(c, _mm256_cmp_pd(v, v, _CMP_ORD_Q));
     if constexpr (std::is_same_v<To, uint32_t>) {
       const __m256d big = _mm256_cmp_pd(c, _mm256_set1_pd(0x1p31), _CMP_GE_OQ);
       const __m128i r = _mm256_cvttpd_epi32(_mm256_sub_pd(c, _mm256_and_pd(big, _mm256_set1_pd(0x1p31))));
