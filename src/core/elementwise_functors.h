@@ -212,7 +212,7 @@ struct SignF {
   DLA_HOST_DEVICE T operator()(T a) const {
     if constexpr (is_complex_v<T>) return complex_sign(a);
     else if constexpr (std::is_unsigned_v<T>) return T(a > 0);
-    else if constexpr (is_int_v<T>) return T((a > 0) - (a < 0));
+    else if constexpr (is_int_v<T>) return T(T(a > 0) - T(a < 0));  // (in T's width: int64 lanes stay 64-bit)
     // NaN stays NaN; both zeros give +0.
     else return a > 0 ? T(1) : a < 0 ? T(-1) : a == 0 ? T(0) : a;
   }
