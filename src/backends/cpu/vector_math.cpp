@@ -12,9 +12,11 @@
 #include "backends/cpu/math_domain.h"
 
 #include <dlfcn.h>
+#include <immintrin.h>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -129,11 +131,110 @@ void call_row2(int op, const T* a, const T* b, int64_t b_step, T* out, int64_t n
   else g_row2_d(g_fn_d[op], a, b, b_step, out, n);
 }
 
+// libmvec's pow, but not on negative bases: it sends each such lane to its scalar fallback
+// (pow of data holding negatives ran at 1.24x NumPy's time on AVX2). A block that has them
+// runs on |x|, and those lanes are settled after from x^y = |x|^y for even integers y,
+// -|x|^y for odd ones, NaN for a NaN y and for a finite non-integer y with a finite x (a
+// negative infinity's power is its magnitude's for every y that is not an odd integer).
+// With AVX2 intrinsics (libmvec's rows are installed only where it or AVX-512 is): GCC keeps
+// the scalar form's selects as branches, which the signs of random data defeat.
+#define DLA_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
+// The AVX2 operations settle() needs, per dtype.
+template <class T>
+struct PowLanes;
+template <>
+struct PowLanes<double> {
+  using R = __m256d;
+  static constexpr int64_t L = 4;
+  DLA_AVX2_INLINE static R set1(double v) { return _mm256_set1_pd(v); }
+  DLA_AVX2_INLINE static R load(const double* p) { return _mm256_loadu_pd(p); }
+  DLA_AVX2_INLINE static void store(double* p, R v) { _mm256_storeu_pd(p, v); }
+  template <int kPredicate>
+  DLA_AVX2_INLINE static R cmp(R u, R v) { return _mm256_cmp_pd(u, v, kPredicate); }
+  DLA_AVX2_INLINE static R trunc(R v) { return _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+  DLA_AVX2_INLINE static R mul(R u, R v) { return _mm256_mul_pd(u, v); }
+  DLA_AVX2_INLINE static R and_(R u, R v) { return _mm256_and_pd(u, v); }
+  DLA_AVX2_INLINE static R andnot(R u, R v) { return _mm256_andnot_pd(u, v); }
+  DLA_AVX2_INLINE static R or_(R u, R v) { return _mm256_or_pd(u, v); }
+  DLA_AVX2_INLINE static R xor_(R u, R v) { return _mm256_xor_pd(u, v); }
+  DLA_AVX2_INLINE static R blend(R u, R v, R mask) { return _mm256_blendv_pd(u, v, mask); }
+};
+template <>
+struct PowLanes<float> {
+  using R = __m256;
+  static constexpr int64_t L = 8;
+  DLA_AVX2_INLINE static R set1(float v) { return _mm256_set1_ps(v); }
+  DLA_AVX2_INLINE static R load(const float* p) { return _mm256_loadu_ps(p); }
+  DLA_AVX2_INLINE static void store(float* p, R v) { _mm256_storeu_ps(p, v); }
+  template <int kPredicate>
+  DLA_AVX2_INLINE static R cmp(R u, R v) { return _mm256_cmp_ps(u, v, kPredicate); }
+  DLA_AVX2_INLINE static R trunc(R v) { return _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+  DLA_AVX2_INLINE static R mul(R u, R v) { return _mm256_mul_ps(u, v); }
+  DLA_AVX2_INLINE static R and_(R u, R v) { return _mm256_and_ps(u, v); }
+  DLA_AVX2_INLINE static R andnot(R u, R v) { return _mm256_andnot_ps(u, v); }
+  DLA_AVX2_INLINE static R or_(R u, R v) { return _mm256_or_ps(u, v); }
+  DLA_AVX2_INLINE static R xor_(R u, R v) { return _mm256_xor_ps(u, v); }
+  DLA_AVX2_INLINE static R blend(R u, R v, R mask) { return _mm256_blendv_ps(u, v, mask); }
+};
+
+struct LibmvecPowRow {
+  // out[k] settled where x[k] < 0 (out[k] holds |x[k]|^y), y = b[k * step], step 0 or 1.
+  template <class T>
+  __attribute__((target("avx2"))) static void settle(const T* x, const T* b, int64_t step, T* out, int64_t m) {
+    using P = PowLanes<T>;
+    using R = typename P::R;
+    const R zero = P::set1(T(0)), half = P::set1(T(0.5)), sign = P::set1(T(-0.0));
+    const R inf = P::set1(std::numeric_limits<T>::infinity()), nan = P::set1(std::numeric_limits<T>::quiet_NaN());
+    int64_t k = 0;
+    for (; k + P::L <= m; k += P::L) {
+      const R xv = P::load(x + k), y = step ? P::load(b + k) : P::set1(b[0]), r = P::load(out + k);
+      const R integer = P::template cmp<_CMP_EQ_OQ>(P::trunc(y), y);  // (false for NaN; true for infinities)
+      const R h = P::mul(y, half);
+      const R odd = P::and_(integer, P::template cmp<_CMP_NEQ_OQ>(P::trunc(h), h));  // (from 2^53, or 2^24, on: even)
+      const R finite_base = P::template cmp<_CMP_LT_OQ>(P::andnot(sign, xv), inf);
+      const R is_nan = P::or_(P::template cmp<_CMP_UNORD_Q>(y, y), P::andnot(integer, finite_base));
+      const R v = P::blend(P::xor_(r, P::and_(odd, sign)), nan, is_nan);
+      P::store(out + k, P::blend(r, v, P::template cmp<_CMP_LT_OQ>(xv, zero)));
+    }
+    for (; k < m; ++k) {
+      if (!(x[k] < T(0))) continue;
+      const T y = b[k * step], h = y * T(0.5);
+      const bool integer = std::trunc(y) == y, odd = integer && std::trunc(h) != h;
+      if (std::isnan(y) || (!integer && std::isfinite(x[k]))) out[k] = std::numeric_limits<T>::quiet_NaN();
+      else if (odd) out[k] = -out[k];
+    }
+  }
+  template <class T>
+  static void run(const T* a, const T* b, int64_t b_step, T* out, int64_t n) {
+    constexpr int64_t kBlock = 256;
+    T x[kBlock], magnitude[kBlock];
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+      const int64_t m = n - i0 < kBlock ? n - i0 : kBlock;
+      const T* bb = b + i0 * b_step;
+      int any = 0;  // (an int: GCC vectorizes an or-reduction into it, not into a bool)
+      for (int64_t k = 0; k < m; ++k) any |= a[i0 + k] < T(0);
+      if (!any) {
+        call_row2<T>(static_cast<int>(OpId::pow), a + i0, bb, b_step, out + i0, m);
+        continue;
+      }
+      for (int64_t k = 0; k < m; ++k) {
+        x[k] = a[i0 + k];  // (out may be a's memory)
+        magnitude[k] = x[k] < T(0) ? -x[k] : x[k];  // (-0 stays -0: pow(-0, -3) is -inf)
+      }
+      call_row2<T>(static_cast<int>(OpId::pow), magnitude, bb, b_step, out + i0, m);
+      settle(x, bb, b_step, out + i0, m);
+    }
+  }
+};
+
 // The rows a two-argument loop calls: libmvec's function of op, or one of our own.
 template <int Op>
 struct LibmvecRow2 {
   template <class T>
-  static void run(const T* a, const T* b, int64_t b_step, T* out, int64_t n) { call_row2<T>(Op, a, b, b_step, out, n); }
+  static void run(const T* a, const T* b, int64_t b_step, T* out, int64_t n) {
+    if constexpr (Op == static_cast<int>(OpId::pow)) LibmvecPowRow::run(a, b, b_step, out, n);
+    else call_row2<T>(Op, a, b, b_step, out, n);
+  }
 };
 struct OwnPowRow {  // AVX-512 (installed where that holds)
   static void run(const double* a, const double* b, int64_t b_step, double* out, int64_t n) {
