@@ -1,7 +1,8 @@
 // avx2_row.h — the row loop of the AVX2 transcendental kernels (float32_math.cpp, 8 float lanes
 // a vector; math_avx2_f64.cpp, 4 double lanes): each vector computed by a kernel, lanes outside
 // the function's domain given its NaN, lanes off the kernel's fast range recomputed by libm;
-// and the polynomial evaluation both files' kernels use.
+// the polynomial evaluation both files' kernels use; and the lane operations per dtype (Lanes,
+// also vector_math.cpp's settling of pow's negative bases).
 //
 // A kernel K provides: Regs and regs() (constants loaded once per row), compute(x, regs),
 // fast(x) (a lane mask of what compute gets right), settled(x) (lanes compute sets itself,
@@ -51,6 +52,13 @@ struct Lanes<float> {
   DLA_V256 static int movemask(V v) { return _mm256_movemask_ps(v); }
   DLA_V256 static V blend(V a, V b, V m) { return _mm256_blendv_ps(a, b, m); }
   DLA_V256 static V or_(V a, V b) { return _mm256_or_ps(a, b); }
+  DLA_V256 static V and_(V a, V b) { return _mm256_and_ps(a, b); }
+  DLA_V256 static V andnot(V a, V b) { return _mm256_andnot_ps(a, b); }  // ~a & b
+  DLA_V256 static V xor_(V a, V b) { return _mm256_xor_ps(a, b); }
+  DLA_V256 static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
+  DLA_V256 static V trunc(V v) { return _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+  template <int kPredicate>
+  DLA_V256 static V compare(V a, V b) { return _mm256_cmp_ps(a, b, kPredicate); }
   DLA_V256 static V less(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 };
 template <>
@@ -70,6 +78,13 @@ struct Lanes<double> {
   DLA_V256 static int movemask(V v) { return _mm256_movemask_pd(v); }
   DLA_V256 static V blend(V a, V b, V m) { return _mm256_blendv_pd(a, b, m); }
   DLA_V256 static V or_(V a, V b) { return _mm256_or_pd(a, b); }
+  DLA_V256 static V and_(V a, V b) { return _mm256_and_pd(a, b); }
+  DLA_V256 static V andnot(V a, V b) { return _mm256_andnot_pd(a, b); }  // ~a & b
+  DLA_V256 static V xor_(V a, V b) { return _mm256_xor_pd(a, b); }
+  DLA_V256 static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
+  DLA_V256 static V trunc(V v) { return _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+  template <int kPredicate>
+  DLA_V256 static V compare(V a, V b) { return _mm256_cmp_pd(a, b, kPredicate); }
   DLA_V256 static V less(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
 };
 

@@ -14,6 +14,7 @@
 
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd_sort.h"
+#include "backends/cpu/simd_quicksort.h"  // (sort_pairs_by_comparison, order_equal_runs)
 #include "backends/cpu/simd_sort_vec.h"
 
 namespace dla::cpu {
@@ -117,17 +118,6 @@ DLA_SORT_TARGET bool pair_network_sort(uint64_t* ka, uint64_t* va, int64_t n) {
     V::store(va + r * W, low_lanes<uint64_t>(int(c)), val[r]);
   }
   return true;
-}
-
-// (key, position) pairs by std::sort: the exact order, positions being distinct.
-void sort_pairs_by_comparison(uint64_t* k, uint64_t* v, int64_t n) {
-  std::vector<std::pair<uint64_t, uint64_t>> t(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) t[size_t(i)] = {k[i], v[i]};
-  std::sort(t.begin(), t.end());
-  for (int64_t i = 0; i < n; ++i) {
-    k[i] = t[size_t(i)].first;
-    v[i] = t[size_t(i)].second;
-  }
 }
 
 void small_sort_pairs(uint64_t* k, uint64_t* v, int64_t n) {
@@ -262,19 +252,6 @@ void quicksort_pairs(uint64_t* k, uint64_t* v, int64_t n, int depth) {
     }
   }
   small_sort_pairs(k, v, n);
-}
-
-// Runs of equal keys back in position order (the partitions do not keep it).
-void order_equal_runs(const uint64_t* k, uint64_t* v, int64_t n) {
-  for (int64_t i = 1; i < n;) {
-    if (k[i] != k[i - 1]) {
-      ++i;
-      continue;
-    }
-    const int64_t b = i - 1;
-    while (i < n && k[i] == k[b]) ++i;
-    if (!std::is_sorted(v + b, v + i) && !simd_sort_keys(v + b, i - b, false)) std::sort(v + b, v + i);
-  }
 }
 
 }  // namespace

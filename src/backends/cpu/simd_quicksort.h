@@ -248,12 +248,11 @@ void sort_keys(K* a, int64_t n, bool allow_threads) {
 
 // Sorts a[0..n) carrying q[0..n) (distinct positions below 2^63), equal keys in ascending
 // order of their positions: the partitions scatter equal keys' positions, so each run of
-// equal keys has its positions sorted after (runs are rare unless the data has many
+// equal keys has its positions sorted after (order_equal_runs, which simd_argsort.cpp's
+// AVX-512 sort of pairs shares) (runs are rare unless the data has many
 // duplicates, and then the positions take this same vector sort).
 template <class K>
-void argsort_keys(K* a, uint64_t* q, int64_t n, bool allow_threads) {
-  if (n <= 1 || std::all_of(a, a + n, [&](K k) { return k == a[0]; })) return;  // (all equal: in order)
-  sort_keys<K, true>(a, q, n, allow_threads);
+void order_equal_runs(const K* a, uint64_t* q, int64_t n) {
   for (int64_t i = 1; i < n;) {
     if (a[i] != a[i - 1]) {
       ++i;
@@ -263,6 +262,13 @@ void argsort_keys(K* a, uint64_t* q, int64_t n, bool allow_threads) {
     while (i < n && a[i] == a[b]) ++i;
     if (!std::is_sorted(q + b, q + i)) sort_keys(reinterpret_cast<int64_t*>(q + b), i - b, false);
   }
+}
+
+template <class K>
+void argsort_keys(K* a, uint64_t* q, int64_t n, bool allow_threads) {
+  if (n <= 1 || std::all_of(a, a + n, [&](K k) { return k == a[0]; })) return;  // (all equal: in order)
+  sort_keys<K, true>(a, q, n, allow_threads);
+  order_equal_runs(a, q, n);
 }
 
 }  // namespace dla::cpu::DLA_SORT_NS

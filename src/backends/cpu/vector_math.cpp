@@ -2,6 +2,7 @@
 // (see vector_math.h), and the loops that call it.
 #include "backends/cpu/vector_math.h"
 
+#include "backends/cpu/avx2_row.h"
 #include "backends/cpu/cpu_features.h"
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/float32_math.h"
@@ -12,7 +13,6 @@
 #include "backends/cpu/math_domain.h"
 
 #include <dlfcn.h>
-#include <immintrin.h>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -138,63 +138,24 @@ void call_row2(int op, const T* a, const T* b, int64_t b_step, T* out, int64_t n
 // negative infinity's power is its magnitude's for every y that is not an odd integer).
 // With AVX2 intrinsics (libmvec's rows are installed only where it or AVX-512 is): GCC keeps
 // the scalar form's selects as branches, which the signs of random data defeat.
-#define DLA_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
-// The AVX2 operations settle() needs, per dtype.
-template <class T>
-struct PowLanes;
-template <>
-struct PowLanes<double> {
-  using R = __m256d;
-  static constexpr int64_t L = 4;
-  DLA_AVX2_INLINE static R set1(double v) { return _mm256_set1_pd(v); }
-  DLA_AVX2_INLINE static R load(const double* p) { return _mm256_loadu_pd(p); }
-  DLA_AVX2_INLINE static void store(double* p, R v) { _mm256_storeu_pd(p, v); }
-  template <int kPredicate>
-  DLA_AVX2_INLINE static R cmp(R u, R v) { return _mm256_cmp_pd(u, v, kPredicate); }
-  DLA_AVX2_INLINE static R trunc(R v) { return _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
-  DLA_AVX2_INLINE static R mul(R u, R v) { return _mm256_mul_pd(u, v); }
-  DLA_AVX2_INLINE static R and_(R u, R v) { return _mm256_and_pd(u, v); }
-  DLA_AVX2_INLINE static R andnot(R u, R v) { return _mm256_andnot_pd(u, v); }
-  DLA_AVX2_INLINE static R or_(R u, R v) { return _mm256_or_pd(u, v); }
-  DLA_AVX2_INLINE static R xor_(R u, R v) { return _mm256_xor_pd(u, v); }
-  DLA_AVX2_INLINE static R blend(R u, R v, R mask) { return _mm256_blendv_pd(u, v, mask); }
-};
-template <>
-struct PowLanes<float> {
-  using R = __m256;
-  static constexpr int64_t L = 8;
-  DLA_AVX2_INLINE static R set1(float v) { return _mm256_set1_ps(v); }
-  DLA_AVX2_INLINE static R load(const float* p) { return _mm256_loadu_ps(p); }
-  DLA_AVX2_INLINE static void store(float* p, R v) { _mm256_storeu_ps(p, v); }
-  template <int kPredicate>
-  DLA_AVX2_INLINE static R cmp(R u, R v) { return _mm256_cmp_ps(u, v, kPredicate); }
-  DLA_AVX2_INLINE static R trunc(R v) { return _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
-  DLA_AVX2_INLINE static R mul(R u, R v) { return _mm256_mul_ps(u, v); }
-  DLA_AVX2_INLINE static R and_(R u, R v) { return _mm256_and_ps(u, v); }
-  DLA_AVX2_INLINE static R andnot(R u, R v) { return _mm256_andnot_ps(u, v); }
-  DLA_AVX2_INLINE static R or_(R u, R v) { return _mm256_or_ps(u, v); }
-  DLA_AVX2_INLINE static R xor_(R u, R v) { return _mm256_xor_ps(u, v); }
-  DLA_AVX2_INLINE static R blend(R u, R v, R mask) { return _mm256_blendv_ps(u, v, mask); }
-};
-
 struct LibmvecPowRow {
   // out[k] settled where x[k] < 0 (out[k] holds |x[k]|^y), y = b[k * step], step 0 or 1.
   template <class T>
-  __attribute__((target("avx2"))) static void settle(const T* x, const T* b, int64_t step, T* out, int64_t m) {
-    using P = PowLanes<T>;
-    using R = typename P::R;
-    const R zero = P::set1(T(0)), half = P::set1(T(0.5)), sign = P::set1(T(-0.0));
-    const R inf = P::set1(std::numeric_limits<T>::infinity()), nan = P::set1(std::numeric_limits<T>::quiet_NaN());
+  __attribute__((target("avx2,fma"))) static void settle(const T* x, const T* b, int64_t step, T* out, int64_t m) {
+    using L = avx2_math::Lanes<T>;
+    using V = typename L::V;
+    const V zero = L::set1(T(0)), half = L::set1(T(0.5)), sign = L::set1(T(-0.0));
+    const V inf = L::set1(std::numeric_limits<T>::infinity()), nan = L::set1(std::numeric_limits<T>::quiet_NaN());
     int64_t k = 0;
-    for (; k + P::L <= m; k += P::L) {
-      const R xv = P::load(x + k), y = step ? P::load(b + k) : P::set1(b[0]), r = P::load(out + k);
-      const R integer = P::template cmp<_CMP_EQ_OQ>(P::trunc(y), y);  // (false for NaN; true for infinities)
-      const R h = P::mul(y, half);
-      const R odd = P::and_(integer, P::template cmp<_CMP_NEQ_OQ>(P::trunc(h), h));  // (from 2^53, or 2^24, on: even)
-      const R finite_base = P::template cmp<_CMP_LT_OQ>(P::andnot(sign, xv), inf);
-      const R is_nan = P::or_(P::template cmp<_CMP_UNORD_Q>(y, y), P::andnot(integer, finite_base));
-      const R v = P::blend(P::xor_(r, P::and_(odd, sign)), nan, is_nan);
-      P::store(out + k, P::blend(r, v, P::template cmp<_CMP_LT_OQ>(xv, zero)));
+    for (; k + L::kCount <= m; k += L::kCount) {
+      const V xv = L::load(x + k), y = step ? L::load(b + k) : L::set1(b[0]), r = L::load(out + k);
+      const V integer = L::template compare<_CMP_EQ_OQ>(L::trunc(y), y);  // (false for NaN; true for infinities)
+      const V h = L::mul(y, half);
+      const V odd = L::and_(integer, L::template compare<_CMP_NEQ_OQ>(L::trunc(h), h));  // (from 2^53, or 2^24, on: even)
+      const V finite_base = L::less(L::andnot(sign, xv), inf);
+      const V is_nan = L::or_(L::template compare<_CMP_UNORD_Q>(y, y), L::andnot(integer, finite_base));
+      const V v = L::blend(L::xor_(r, L::and_(odd, sign)), nan, is_nan);
+      L::store(out + k, L::blend(r, v, L::less(xv, zero)));
     }
     for (; k < m; ++k) {
       if (!(x[k] < T(0))) continue;
