@@ -218,10 +218,8 @@ void quicksort(K* a, uint64_t* q, int64_t n, int depth) {
       n = lo;
     }
   }
-  if constexpr (kCarry) {
-    if (!small_sort_carrying(a, q, n)) sort_pairs_by_comparison(a, q, n);
-  } else {
-    small_sort(a, n);
+  if (!small_sort<K, kCarry>(a, q, n)) {  // (only ever false with kCarry)
+    if constexpr (kCarry) sort_pairs_by_comparison(a, q, n);
   }
 }
 
@@ -246,11 +244,9 @@ void sort_keys(K* a, int64_t n, bool allow_threads) {
   sort_keys<K, false>(a, nullptr, n, allow_threads);
 }
 
-// Sorts a[0..n) carrying q[0..n) (distinct positions below 2^63), equal keys in ascending
-// order of their positions: the partitions scatter equal keys' positions, so each run of
-// equal keys has its positions sorted after (order_equal_runs, which simd_argsort.cpp's
-// AVX-512 sort of pairs shares) (runs are rare unless the data has many
-// duplicates, and then the positions take this same vector sort).
+// The positions q[0..n) of each run of equal keys in sorted a[0..n) put in ascending order
+// (the partitions scatter them). Runs are rare unless the data has many duplicates, and then
+// the positions take this same vector sort. simd_argsort.cpp's AVX-512 sort of pairs uses it too.
 template <class K>
 void order_equal_runs(const K* a, uint64_t* q, int64_t n) {
   for (int64_t i = 1; i < n;) {
@@ -264,6 +260,8 @@ void order_equal_runs(const K* a, uint64_t* q, int64_t n) {
   }
 }
 
+// Sorts a[0..n) carrying q[0..n) (distinct positions below 2^63), equal keys in ascending
+// order of their positions (a stable argsort when q starts as 0, 1, 2 ...).
 template <class K>
 void argsort_keys(K* a, uint64_t* q, int64_t n, bool allow_threads) {
   if (n <= 1 || std::all_of(a, a + n, [&](K k) { return k == a[0]; })) return;  // (all equal: in order)

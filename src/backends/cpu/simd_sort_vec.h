@@ -336,6 +336,16 @@ constexpr typename Vec<K>::M max_lanes(int k, int j) {
 struct NoPos {};
 template <class K, class Pos>
 constexpr bool kCarries = !std::is_same_v<Pos, NoPos>;
+// The position register type, or NoPos (a vector type as a template argument loses its
+// attributes, so no std::conditional_t over one).
+template <class K, bool kCarry>
+struct CarriedPos {
+  using type = NoPos;
+};
+template <class K>
+struct CarriedPos<K, true> {
+  using type = typename Vec<K>::R;
+};
 
 // One compare-exchange stage inside a register. Carrying positions (AVX2 only), both lanes of
 // a pair act on the one verdict "the lower lane's key is greater" (each lane's own compare
@@ -533,55 +543,39 @@ DLA_SORT_INLINE void sort_registers(typename Vec<K>::R* v, Pos* pos) {
   }
 }
 
-// Sorts n <= R*W keys in registers (sort_registers). Lanes past n hold the largest key, so
-// they sort last and are never stored.
-template <class K, int R>
-DLA_SORT_TARGET void network_sort(K* a, int64_t n) {
+// Sorts n <= R*W keys in registers (sort_registers), with kCarry their positions q[0..n)
+// along. Lanes past n hold the largest key, so they sort last and are never stored. Returns
+// false (nothing changed) when positions are carried and a short block holds the largest key:
+// a real key equal to the padding could trade places with it and be lost (keys alone cannot
+// tell them apart, so that costs nothing there).
+template <class K, int R, bool kCarry = false>
+DLA_SORT_TARGET bool network_sort(K* a, uint64_t* q, int64_t n) {
   using V = Vec<K>;
+  using Pos = typename CarriedPos<K, kCarry>::type;
   constexpr int W = V::W;
   typename V::R v[R];
-  const typename V::R top = V::set1(std::numeric_limits<K>::max());
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) {
-    const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
-    v[r] = c > 0 ? V::load(a + r * W, low_lanes<K>(int(c)), top) : top;
-  }
-  NoPos none[R];
-  sort_registers<K, R>(v, none);
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) {
-    const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
-    // (Registers past n are not stored at all: a masked store with no lane set costs as
-    // much as any other, about ten plain stores on AMD.)
-    if (c > 0) V::store(a + r * W, low_lanes<K>(int(c)), v[r]);
-  }
-}
-
-// Sorts n <= R*W keys and their positions in registers; false (nothing changed) when a short
-// block holds the largest key, which pads its lanes past n: a real key equal to the padding
-// could trade places with it and be lost.
-template <class K, int R>
-DLA_SORT_TARGET bool network_sort_carrying(K* a, uint64_t* q, int64_t n) {
-  using V = Vec<K>;
-  constexpr int W = V::W;
-  typename V::R v[R], pos[R];
+  Pos pos[R];
   const typename V::R top = V::set1(std::numeric_limits<K>::max());
   uint32_t has_top = 0;
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r) {
     const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
     v[r] = c > 0 ? V::load(a + r * W, low_lanes<K>(int(c)), top) : top;
-    pos[r] = c > 0 ? V::load(q + r * W, low_lanes<K>(int(c)), top) : top;
-    has_top |= uint32_t(low_lanes<K>(int(c)) & ~V::lt(v[r], top));
+    if constexpr (kCarry) {
+      pos[r] = c > 0 ? V::load(q + r * W, low_lanes<K>(int(c)), top) : top;
+      has_top |= uint32_t(low_lanes<K>(int(c)) & ~V::lt(v[r], top));
+    }
   }
-  if (n < R * W && has_top) return false;
+  if (kCarry && n < R * W && has_top) return false;
   sort_registers<K, R>(v, pos);
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r) {
     const int64_t c = std::min<int64_t>(std::max<int64_t>(n - int64_t(r) * W, 0), W);
+    // (Registers past n are not stored at all: a masked store with no lane set costs as
+    // much as any other, about ten plain stores on AMD.)
     if (c > 0) {
       V::store(a + r * W, low_lanes<K>(int(c)), v[r]);
-      V::store(q + r * W, low_lanes<K>(int(c)), pos[r]);
+      if constexpr (kCarry) V::store(q + r * W, low_lanes<K>(int(c)), pos[r]);
     }
   }
   return true;
@@ -590,27 +584,17 @@ DLA_SORT_TARGET bool network_sort_carrying(K* a, uint64_t* q, int64_t n) {
 template <class K>
 constexpr int64_t kNetworkMax = 16 * Vec<K>::W;  // AVX-512: 256 keys of 32 bits, 128 of 64; AVX2: 128, 64
 
-template <class K>
-void small_sort(K* a, int64_t n) {
-  constexpr int W = Vec<K>::W;
-  if (n <= 1) return;
-  if (n <= W) return network_sort<K, 1>(a, n);
-  if (n <= 2 * W) return network_sort<K, 2>(a, n);
-  if (n <= 4 * W) return network_sort<K, 4>(a, n);
-  if (n <= 8 * W) return network_sort<K, 8>(a, n);
-  network_sort<K, 16>(a, n);
-}
-
-// small_sort with positions carried (n <= kNetworkMax); false as network_sort_carrying.
-template <class K>
-bool small_sort_carrying(K* a, uint64_t* q, int64_t n) {
+// Sorts n <= kNetworkMax keys (with kCarry their positions along) by the smallest network
+// that holds them; false as network_sort.
+template <class K, bool kCarry = false>
+bool small_sort(K* a, uint64_t* q, int64_t n) {
   constexpr int W = Vec<K>::W;
   if (n <= 1) return true;
-  if (n <= W) return network_sort_carrying<K, 1>(a, q, n);
-  if (n <= 2 * W) return network_sort_carrying<K, 2>(a, q, n);
-  if (n <= 4 * W) return network_sort_carrying<K, 4>(a, q, n);
-  if (n <= 8 * W) return network_sort_carrying<K, 8>(a, q, n);
-  return network_sort_carrying<K, 16>(a, q, n);
+  if (n <= W) return network_sort<K, 1, kCarry>(a, q, n);
+  if (n <= 2 * W) return network_sort<K, 2, kCarry>(a, q, n);
+  if (n <= 4 * W) return network_sort<K, 4, kCarry>(a, q, n);
+  if (n <= 8 * W) return network_sort<K, 8, kCarry>(a, q, n);
+  return network_sort<K, 16, kCarry>(a, q, n);
 }
 
 // The median of R vectors of keys read at evenly spaced places (a[0..n), n >= R * W),
