@@ -5,6 +5,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <string>
 
 #include "bindings/bindings.h"
@@ -194,6 +195,21 @@ void bind_elementwise(pyb::module_& m) {
       "The elementwise declaration table (name, arity, sig, kinds, result, params), for tests.");
   m.def("_num_threads", &cpu::num_threads, "Threads the CPU kernels use (DLARRAY_NUM_THREADS or the CPUs available).");
   m.def("_set_num_threads", &cpu::set_num_threads, pyb::arg("n"), "Set the CPU kernels' thread count (benchmarks).");
+  m.def(
+      "_parallel_chunks",
+      [](int64_t n, int64_t grain, int threads) {
+        const cpu::ChunkPlan plan = cpu::plan_chunks(n, grain, threads);
+        pyb::list out;
+        for (int i = 0; i < plan.ntasks; ++i) {
+          const int64_t b = int64_t(i) * plan.chunk, e = std::min(b + plan.chunk, n);
+          out.append(pyb::make_tuple(b, e));
+        }
+        return out;
+      },
+      pyb::arg("n"), pyb::arg("grain"), pyb::arg("threads"),
+      "The (begin, end) tasks parallel_for would run for n elements at this grain and thread count (tests).");
+  m.def("_last_parallel_tasks", &cpu::last_parallel_tasks,
+        "Tasks of the latest parallel_for in the process; 1 when it ran inline (tests).");
   m.def(
       "_vector_math_source",
       [](const std::string& name, const std::string& dtype) {

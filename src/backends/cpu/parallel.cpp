@@ -149,15 +149,17 @@ void set_num_threads(int n) {
   g_pool.store(nullptr);  // the old pool idles (never destroyed, see Pool)
 }
 
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
-  if (n <= 0) return;
+namespace {
+std::atomic<int> g_last_tasks{1};
+}
+
+int last_parallel_tasks() { return g_last_tasks.load(std::memory_order_relaxed); }
+
+ChunkPlan plan_chunks(int64_t n, int64_t grain, int nthreads) {
   if (grain < 1) grain = 1;
   const int64_t max_tasks = n / grain;
-  const int nthreads = num_threads();
-  if (max_tasks < 2 || nthreads < 2 || t_in_worker) {
-    f(0, n);
-    return;
-  }
+  if (n <= 0) return {0, 0};
+  if (max_tasks < 2 || nthreads < 2) return {1, n};
   const int ntasks = int(max_tasks < nthreads ? max_tasks : nthreads);
   // Chunk boundaries on multiples of 64 elements keep threads off each other's cache lines,
   // where that still leaves the last task some work. A range of a few coarse items (a
@@ -166,12 +168,25 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
   int64_t chunk = (n + ntasks - 1) / ntasks;
   const int64_t rounded = (chunk + 63) / 64 * 64;
   if (rounded * (ntasks - 1) < n) chunk = rounded;
+  // Whole chunks may cover n in fewer tasks (65 elements on 16 threads: 13 chunks of 5).
+  return {int((n + chunk - 1) / chunk), chunk};
+}
+
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
+  if (n <= 0) return;
+  const ChunkPlan plan = plan_chunks(n, grain, t_in_worker ? 1 : num_threads());
+  g_last_tasks.store(plan.ntasks, std::memory_order_relaxed);
+  if (plan.ntasks < 2) {
+    f(0, n);
+    return;
+  }
+  const int64_t chunk = plan.chunk;
   const std::function<void(int)> task = [&](int i) {
     const int64_t b = int64_t(i) * chunk;
     const int64_t e = b + chunk < n ? b + chunk : n;
     if (b < e) f(b, e);
   };
-  if (!pool()->run(ntasks, task)) f(0, n);
+  if (!pool()->run(plan.ntasks, task)) f(0, n);
 }
 
 }  // namespace dla::cpu

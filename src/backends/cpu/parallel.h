@@ -19,6 +19,19 @@ constexpr int64_t kGrainSize = 32768;
 int num_threads();
 void set_num_threads(int n);
 
+// How parallel_for splits [0, n) at `nthreads` threads: `ntasks` tasks of `chunk` elements (the
+// last may be shorter), ntasks <= nthreads; ntasks == 1 runs inline. Separate so that tests can
+// check the split at thread counts this machine lacks.
+struct ChunkPlan {
+  int ntasks;
+  int64_t chunk;
+};
+ChunkPlan plan_chunks(int64_t n, int64_t grain, int nthreads);
+
+// Tasks of the latest parallel_for call in the process (1: it ran inline), for tests that check
+// an operation splits its work over all threads whatever the cores.
+int last_parallel_tasks();
+
 // Calls f(begin, end) on disjoint chunks covering [0, n), on up to num_threads() threads,
 // chunks of at least `grain` elements; returns when all are done. f must not throw.
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& f);
