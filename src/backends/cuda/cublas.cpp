@@ -46,18 +46,14 @@ struct Cublas {
 const char* const kSonames[] = {"libcublas.so.13", "libcublas.so.12", nullptr};
 // CUDA 13 wheels put every library in nvidia/cu13/lib; CUDA 12 ones had a directory each.
 const char* const kWheelDirs[] = {"nvidia/cu13/lib", "nvidia/cublas/lib", nullptr};
-const gpu::VendorLibrarySpec kSpec = {"cuBLAS", kSonames, kWheelDirs, "nvidia-cublas", "cuda"};
+const gpu::VendorLibrarySpec kSpec = {"cuBLAS", kSonames, kWheelDirs, "nvidia-cublas", "cuda", nullptr,
+                                      "cuBLAS 12 or newer"};
 
 std::atomic<const Cublas*> g_cublas{nullptr};
 
 template <class F>
 bool resolve(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  if (*out) return true;
-  set_library_missing(std::string("the cuBLAS found lacks ") + name +
-                      " (dlarray needs cuBLAS 12 or newer): install a current one with `pip install dlarray[cuda]` "
-                      "(or `pip install nvidia-cublas`)");
-  return false;
+  return gpu::find_required(kSpec, lib, name, out);
 }
 
 // The resolved functions; nullptr (the reason recorded by set_library_missing) when cuBLAS cannot be loaded. No lock

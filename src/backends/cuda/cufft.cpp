@@ -24,11 +24,7 @@ const gpu::VendorLibrarySpec kSpec = {"cuFFT", kSonames, kWheelDirs, "nvidia-cuf
 
 template <class F>
 bool resolve(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  if (*out) return true;
-  set_library_missing(std::string("the cuFFT found lacks ") + name +
-                      ": install a current one with `pip install dlarray[cuda]` (or `pip install nvidia-cufft`)");
-  return false;
+  return gpu::find_required(kSpec, lib, name, out);
 }
 
 const gpu::FftLibrary<Plan>* g_cufft = nullptr;  // guarded by the plan cache's mutex

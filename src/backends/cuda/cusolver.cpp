@@ -65,18 +65,14 @@ const gpu::VendorLibrarySpec kDependencies[] = {
 // CUDA 13 wheels: cuSOLVER 12 in nvidia/cu13/lib; CUDA 12 wheels: cuSOLVER 11 in nvidia/cusolver/lib.
 const char* const kSonames[] = {"libcusolver.so.12", "libcusolver.so.11", nullptr};
 const char* const kWheelDirs[] = {"nvidia/cu13/lib", "nvidia/cusolver/lib", nullptr};
-const gpu::VendorLibrarySpec kSpec = {"cuSOLVER", kSonames, kWheelDirs, "nvidia-cusolver", "cuda"};
+const gpu::VendorLibrarySpec kSpec = {"cuSOLVER", kSonames, kWheelDirs, "nvidia-cusolver", "cuda", nullptr,
+                                      "cuSOLVER 11.6 or newer, from CUDA 12.6 on"};
 
 std::atomic<const Cusolver*> g_cusolver{nullptr};
 
 template <class F>
 bool resolve(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  if (*out) return true;
-  set_library_missing(std::string("the cuSOLVER found lacks ") + name +
-                      " (dlarray needs cuSOLVER 11.6 or newer, from CUDA 12.6 on): install a current one with "
-                      "`pip install dlarray[cuda]` (or `pip install nvidia-cusolver`)");
-  return false;
+  return gpu::find_required(kSpec, lib, name, out);
 }
 
 // The resolved functions; nullptr (the reason recorded by set_library_missing) when cuSOLVER

@@ -88,6 +88,12 @@ std::vector<std::string> listed(const char* const* list) {
 
 }  // namespace
 
+std::string missing_function_message(const VendorLibrarySpec& spec, const char* function) {
+  return std::string("the ") + spec.name + " found lacks " + function +
+         (spec.needs ? std::string(" (dlarray needs ") + spec.needs + ")" : std::string()) +
+         ", so a newer one is needed. " + install_hint(spec);
+}
+
 void set_search_path_provider(SearchPathProvider provider) { g_provider.store(provider); }
 
 void* open_vendor_library(const VendorLibrarySpec& spec, std::string* why) {

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/gpu/library_errors.h"
+
 namespace dla::gpu {
 
 // An optional function of an opened library: *out = its address, or nullptr (and no error
@@ -36,7 +38,24 @@ struct VendorLibrarySpec {
   const char* extra;              // dlarray's optional dependency that pulls it in: "cuda"; nullptr
                                   // when no pip extra installs it (ROCm: `package` is ROCm's package)
   const char* const* install_dirs = nullptr;  // absolute, searched last; nullptr-terminated, or nullptr
+  const char* needs = nullptr;  // the oldest version dlarray's functions exist in, for messages:
+                                // "cuBLAS 12 or newer"; nullptr when any version has them
 };
+
+// What to say when the library found lacks a function dlarray needs: which function, the
+// version that has it, and what to install.
+std::string missing_function_message(const VendorLibrarySpec& spec, const char* function);
+
+// A function dlarray cannot work without: *out = its address, or false with the calling
+// thread's library error (set_library_missing) saying what was missing. Only the GPU builds
+// instantiate it (they hold set_library_missing).
+template <class F>
+bool find_required(const VendorLibrarySpec& spec, void* lib, const char* function, F* out) {
+  *out = reinterpret_cast<F>(dlsym(lib, function));
+  if (*out) return true;
+  set_library_missing(missing_function_message(spec, function));
+  return false;
+}
 
 // The library's handle (never closed), or nullptr with *why saying what was tried and what to
 // install. Nothing is cached here: callers keep what they resolved, and retry after a failure

@@ -71,10 +71,7 @@ std::atomic<const Hipblas*> g_hipblas{nullptr};
 
 template <class F>
 bool resolve(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  if (*out) return true;
-  set_library_missing(std::string("the hipBLAS found lacks ") + name + ": install a current one (ROCm's hipblas)");
-  return false;
+  return gpu::find_required(kSpec, lib, name, out);
 }
 
 template <class T>

@@ -29,10 +29,7 @@ const gpu::VendorLibrarySpec kSpec = {"hipFFT", kSonames, kWheelDirs, "hipfft", 
 
 template <class F>
 bool resolve(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  if (*out) return true;
-  set_library_missing(std::string("the hipFFT found lacks ") + name + ": install a current one (ROCm's hipfft)");
-  return false;
+  return gpu::find_required(kSpec, lib, name, out);
 }
 
 const gpu::FftLibrary<Plan>* g_hipfft = nullptr;  // guarded by the plan cache's mutex

@@ -68,7 +68,8 @@ struct Hipsolver {
 const char* const kSonames[] = {"libhipsolver.so.1", "libhipsolver.so.0", nullptr};
 const char* const kWheelDirs[] = {nullptr};
 const char* const kInstallDirs[] = {"/opt/rocm/lib", nullptr};
-const gpu::VendorLibrarySpec kSpec = {"hipSOLVER", kSonames, kWheelDirs, "hipsolver", nullptr, kInstallDirs};
+const gpu::VendorLibrarySpec kSpec = {"hipSOLVER", kSonames, kWheelDirs, "hipsolver", nullptr, kInstallDirs,
+                                      "hipSOLVER 2.3 or newer, from ROCm 6.3 on"};
 
 std::atomic<const Hipsolver*> g_hipsolver{nullptr};
 const Typed* g_typed = nullptr;  // g_hipsolver's, for the adapters: set before it is published
@@ -148,12 +149,7 @@ int syevd(void* h, void*, int jobz, int uplo, int64_t n, int type_a, void* a, in
 
 template <class F>
 bool resolve(void* lib, const char* name, F* out) {
-  *out = reinterpret_cast<F>(dlsym(lib, name));
-  if (*out) return true;
-  set_library_missing(std::string("the hipSOLVER found lacks ") + name +
-                      " (dlarray needs hipSOLVER 2.3 or newer, from ROCm 6.3 on): install a current one (ROCm's "
-                      "hipsolver)");
-  return false;
+  return gpu::find_required(kSpec, lib, name, out);
 }
 
 // The resolved functions; nullptr (the reason recorded by set_library_missing) when hipSOLVER
