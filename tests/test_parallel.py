@@ -39,7 +39,7 @@ def check_split(n, grain, threads):
     if n % most == 0 and (n // most) % 64 == 0:
         assert len(tasks) == most
     sizes = [e - b for b, e in tasks]
-    assert max(sizes[:-1] or sizes) == sizes[0] and sizes[-1] <= sizes[0]  # equal but the last
+    assert all(s == sizes[0] for s in sizes[:-1]) and sizes[-1] <= sizes[0]  # equal but the last
     return tasks
 
 
@@ -62,7 +62,7 @@ def test_split_of_element_ranges_keeps_cache_line_boundaries():
 @pytest.mark.parametrize("threads", [1, 2, 3, 7, 16, 64, 192])
 def test_split_covers_the_range_at_every_thread_count(threads):
     rng = np.random.default_rng(threads)
-    for n in [0, 1, 2, 63, 64, 65, 127, 1000, GRAIN, 2 * GRAIN - 1, 2 * GRAIN, 10**6 + 7]:
+    for n in [0, 1, 2, 63, 64, 65, 127, 1000, GRAIN, 2 * GRAIN - 1, 2 * GRAIN, 10**6 + 7, 2**62, 2**63 - 1]:
         for grain in [1, 2, 64, 1000, GRAIN]:
             check_split(n, grain, threads)
     for n, grain in zip(rng.integers(1, 10**8, 200), rng.integers(1, 10**5, 200)):

@@ -5,7 +5,6 @@
 
 #include <pybind11/pybind11.h>
 
-#include <algorithm>
 #include <string>
 
 #include "bindings/bindings.h"
@@ -200,10 +199,7 @@ void bind_elementwise(pyb::module_& m) {
       [](int64_t n, int64_t grain, int threads) {
         const cpu::ChunkPlan plan = cpu::plan_chunks(n, grain, threads);
         pyb::list out;
-        for (int i = 0; i < plan.ntasks; ++i) {
-          const int64_t b = int64_t(i) * plan.chunk, e = std::min(b + plan.chunk, n);
-          out.append(pyb::make_tuple(b, e));
-        }
+        for (int i = 0; i < plan.ntasks; ++i) out.append(pyb::make_tuple(plan.begin(i), plan.end(i)));
         return out;
       },
       pyb::arg("n"), pyb::arg("grain"), pyb::arg("threads"),

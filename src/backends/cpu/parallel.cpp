@@ -156,20 +156,21 @@ std::atomic<int> g_last_tasks{1};
 int last_parallel_tasks() { return g_last_tasks.load(std::memory_order_relaxed); }
 
 ChunkPlan plan_chunks(int64_t n, int64_t grain, int nthreads) {
+  if (n <= 0) return {0, 0, 0};
   if (grain < 1) grain = 1;
   const int64_t max_tasks = n / grain;
-  if (n <= 0) return {0, 0};
-  if (max_tasks < 2 || nthreads < 2) return {1, n};
+  if (max_tasks < 2 || nthreads < 2) return {1, n, n};
   const int ntasks = int(max_tasks < nthreads ? max_tasks : nthreads);
   // Chunk boundaries on multiples of 64 elements keep threads off each other's cache lines,
   // where that still leaves the last task some work. A range of a few coarse items (a
   // reduction's per-thread chunks, a + b.T's row blocks) was rounded into one task: 2 chunks
   // became [0, 64) and [64, 128), so those ran on one thread whatever the thread count.
-  int64_t chunk = (n + ntasks - 1) / ntasks;
-  const int64_t rounded = (chunk + 63) / 64 * 64;
-  if (rounded * (ntasks - 1) < n) chunk = rounded;
+  // Divisions rather than products and sums, which could overflow for n near 2^63.
+  int64_t chunk = n / ntasks + (n % ntasks != 0);
+  const int64_t rounded = chunk / 64 * 64 + (chunk % 64 != 0 ? 64 : 0);
+  if (rounded <= (n - 1) / (ntasks - 1)) chunk = rounded;  // rounded * (ntasks - 1) < n
   // Whole chunks may cover n in fewer tasks (65 elements on 16 threads: 13 chunks of 5).
-  return {int((n + chunk - 1) / chunk), chunk};
+  return {int(n / chunk + (n % chunk != 0)), chunk, n};
 }
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
@@ -180,12 +181,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
     f(0, n);
     return;
   }
-  const int64_t chunk = plan.chunk;
-  const std::function<void(int)> task = [&](int i) {
-    const int64_t b = int64_t(i) * chunk;
-    const int64_t e = b + chunk < n ? b + chunk : n;
-    if (b < e) f(b, e);
-  };
+  const std::function<void(int)> task = [&](int i) { f(plan.begin(i), plan.end(i)); };
   if (!pool()->run(plan.ntasks, task)) f(0, n);
 }
 

@@ -25,6 +25,10 @@ void set_num_threads(int n);
 struct ChunkPlan {
   int ntasks;
   int64_t chunk;
+  int64_t n;
+  // Task i's elements: [begin(i), end(i)), never empty.
+  int64_t begin(int i) const { return int64_t(i) * chunk; }
+  int64_t end(int i) const { return chunk < n - begin(i) ? begin(i) + chunk : n; }
 };
 ChunkPlan plan_chunks(int64_t n, int64_t grain, int nthreads);
 
