@@ -29,8 +29,7 @@ def test_like_functions_take_dtype_and_device():
     assert_matches(dl.full_like(x, 2.5, dtype=dl.complex64), np.full(3, 2.5, dtype=np.complex64))
     assert dl.zeros_like(x, device="cpu").device == "cpu"
     assert dl.empty_like(x, dtype=dl.uint64).dtype == dl.uint64
-    with pytest.raises(TypeError):
-        dl.full_like(x, 1.5)  # a float into an integer dtype
+    assert_matches(dl.full_like(x, 1.5), np.full_like(np.zeros(3, np.int8), 1.5))  # converted, as NumPy's
     with pytest.raises(OverflowError):
         dl.full_like(x, 1000)
     with pytest.raises(TypeError):

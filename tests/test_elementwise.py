@@ -131,10 +131,15 @@ def test_values_match_numpy(name):
         assert_values(name, dtype, out, want)
 
 
+def floating_only(op):
+    """Functions defined for floating inputs only: integer and bool inputs compute in float64."""
+    return "real floating" in op["kinds"] and not {"bool", "signed integer", "unsigned integer"} & set(op["kinds"])
+
+
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_dtypes_outside_the_kinds_raise_type_error(name):
     for dtype in DTYPES:
-        if accepts(OPS[name], dtype):
+        if accepts(OPS[name], dtype) or floating_only(OPS[name]) and KIND[dtype] != "complex floating":
             continue
         x = dl.ones(3, dtype=dtype)
         args = {"where": [dl.ones(3, dtype=dl.bool), x, x], "clip": [x]}.get(name, [x] * OPS[name]["arity"])
@@ -142,9 +147,33 @@ def test_dtypes_outside_the_kinds_raise_type_error(name):
             getattr(dl, name)(*args)
 
 
-def test_divide_of_integers_says_what_to_do():
-    with pytest.raises(TypeError, match="astype"):
-        dl.divide(dl.asarray([1, 2]), dl.asarray([3, 4]))
+@pytest.mark.parametrize("name", sorted(n for n, op in OPS.items() if floating_only(op)))
+def test_integer_and_bool_inputs_of_floating_functions_compute_in_float64(name):
+    """As NumPy's true_divide (and PyTorch, CuPy, JAX): float64 for every integer width; the
+    values are those of the function on the inputs converted to float64."""
+    rng = np.random.default_rng(7)
+    for dtype in [dl.bool, dl.int8, dl.uint8, dl.int32, dl.int64, dl.uint64]:
+        args = [sample(name, dtype, 16, rng, i) for i in range(OPS[name]["arity"])]
+        if name in ("acosh",):
+            args = [np.abs(a.astype(np.int64)).astype(npd(dtype)) + np.asarray(1).astype(npd(dtype)) for a in args]
+        got = getattr(dl, name)(*[dl.asarray(a) for a in args])
+        want_dtype = dl.bool if OPS[name]["result"] == "bool" else dl.float64
+        assert got.dtype == want_dtype, dtype
+        as_float = [dl.asarray(a.astype(np.float64)) for a in args]
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(getattr(dl, name)(*as_float)), err_msg=str(dtype))
+
+
+def test_true_division_of_integers_gives_float64():
+    got = dl.divide(dl.asarray([1, 2]), dl.asarray([4, 4]))
+    assert got.dtype == dl.float64 and got.tolist() == [0.25, 0.5]
+    assert (dl.asarray([1, 2, 3]) / 2).tolist() == [0.5, 1.0, 1.5]
+    assert (dl.asarray([3], dtype=dl.int8) / dl.asarray([2], dtype=dl.int8)).dtype == dl.float64  # NumPy's too
+    assert (dl.asarray([True, False]) / 2).tolist() == [0.5, 0.0]
+    assert (1 / dl.asarray([4])).tolist() == [0.25]
+    x = dl.asarray([1, 2])
+    with pytest.raises(TypeError, match="in place"):  # NumPy refuses x /= 2 for integer x too
+        x /= 2
+    assert x.tolist() == [1, 2]
 
 
 # ---- special values ---------------------------------------------------------------------
@@ -422,10 +451,9 @@ def test_python_scalars_take_the_array_dtype():
     assert dl.logical_and(dl.asarray([True, False]), True).tolist() == [True, False]
     with pytest.raises(OverflowError):
         dl.add(x, 300)
-    with pytest.raises(TypeError):
-        dl.add(x, 1.5)
-    with pytest.raises(TypeError):
-        dl.add(dl.asarray([True]), 1)
+    # A scalar of a higher kind takes its kind's default dtype (NumPy 2's weak scalars).
+    assert dl.add(x, 1.5).dtype == dl.float64 and dl.add(x, 1.5).tolist() == [2.5, 3.5, 4.5]
+    assert dl.add(dl.asarray([True]), 1).dtype == dl.int64
     with pytest.raises(TypeError, match="at least one argument must be an array"):
         dl.add(1, 2)
     with pytest.raises(TypeError):
@@ -452,8 +480,13 @@ def test_clip_bounds():
     i = dl.asarray([1, 200, 50], dtype=dl.uint8)
     assert dl.clip(i, -5, 1000).tolist() == [1, 200, 50]  # bounds beyond the dtype bound nothing
     assert dl.clip(i, 10, 100).dtype == dl.uint8
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="clip"):  # the result keeps x's dtype: a float bound would be truncated
         dl.clip(i, 1.5)
+    with pytest.raises(TypeError, match="clip"):
+        dl.clip(i, dl.asarray(1.5))
+    with pytest.raises(TypeError, match="clip"):
+        dl.clip(i, np.float32(1.5))
+    assert dl.clip(dl.asarray([0.5, 3.0]), 1, np.int64(2)).tolist() == [1.0, 2.0]
     with pytest.raises(TypeError):
         dl.clip(2.0, 1.0)
 

@@ -118,27 +118,40 @@ def test_operator_values_against_numpy():
 
 
 def test_inplace_never_changes_dtype_or_shape():
-    x = dl.asarray([1, 2, 3], dtype=dl.int8)
-    with pytest.raises(TypeError, match="dtype"):
-        x += dl.asarray([1, 2, 3], dtype=dl.int16)
+    """In-place operators keep the left operand's dtype and shape; the result converts into it
+    within a kind or up the order of kinds (NumPy's same_kind casting), never down a kind."""
+    x = dl.asarray([1, 2, 100], dtype=dl.int8)
+    x += dl.asarray([1, 2, 100], dtype=dl.int16)
+    assert x.dtype == dl.int8 and x.tolist() == [2, 4, -56]  # as NumPy's x += int16 (wraps)
     f = dl.asarray([1.0, 2.0], dtype=dl.float32)
-    with pytest.raises(TypeError):
-        f += dl.asarray([1.0, 2.0], dtype=dl.float64)
-    with pytest.raises(TypeError):
+    f += dl.asarray([0.5, 0.25], dtype=dl.float64)
+    f *= np.float64(2)
+    assert f.dtype == dl.float32 and f.tolist() == [3.0, 4.5]
+    with pytest.raises(TypeError, match="in place"):
         f += 1j
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="in place"):
         x /= 2
+    with pytest.raises(TypeError, match="in place"):
+        x += 1.5
     y = dl.zeros(3)
     with pytest.raises(ValueError, match="shape"):
         y += dl.zeros((2, 3))
     b = dl.asarray([True])
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="in place"):
         b += 1
     y += dl.asarray([[1.0, 2.0, 3.0]][0])  # broadcasting into the left shape is fine
     y += 1
     assert y.tolist() == [2.0, 3.0, 4.0]
+    y += dl.asarray([1, 1, 1])  # an integer operand into a float array: up the order of kinds
+    assert y.dtype == dl.float64 and y.tolist() == [3.0, 4.0, 5.0]
     f *= 2  # a Python int keeps float32
-    assert f.dtype == dl.float32 and f.tolist() == [2.0, 4.0]
+    assert f.dtype == dl.float32 and f.tolist() == [6.0, 9.0]
+    for left, right in [(np.ones(2, np.int8), np.ones(2, np.int16)), (np.ones(2, np.float32), np.ones(2))]:
+        want = left.copy()
+        want += right
+        got = dl.asarray(left)
+        got += dl.asarray(right)
+        assert str(got.dtype) == str(want.dtype) and got.tolist() == want.tolist()
 
 
 def test_inplace_on_read_only_memory_raises():

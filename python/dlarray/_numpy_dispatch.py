@@ -11,7 +11,8 @@ functions, np.sum(x), np.dtype(dlarray.float64)) runs dlarray's own functions on
   has no equivalent for (``out=``, ``where=``, ``order=``), runs NumPy's own implementation on
   zero-copy NumPy views of CPU arrays (what NumPy did before this protocol existed, and what
   SciPy's NumPy-only paths rely on) and gives NotImplemented (NumPy's TypeError) for device arrays.
-  Ufuncs dlarray lacks, or with out=/where=, give NotImplemented.
+  Ufuncs dlarray lacks (scipy.special's), or calls with out=/where=, run NumPy's loop on
+  zero-copy views of CPU arrays and return dlarray arrays; device arrays raise TypeError.
 """
 import builtins
 import functools
@@ -180,41 +181,107 @@ def _to_numpy(value):
 
 def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
     """NEP 13: NumPy ufuncs on dlarray arrays run the dlarray elementwise function (and
-    ufunc.reduce the matching reduction); out=, where=, casting= ... give NotImplemented."""
+    ufunc.reduce the matching reduction), with NumPy's loop dtypes. A ufunc dlarray has no
+    kernel for (scipy.special.erf, np.frompyfunc's), or a call with out=/where=/casting= ...,
+    runs NumPy's loop on zero-copy NumPy views of CPU arrays and returns dlarray arrays; on
+    another device it raises TypeError naming the device."""
     import numpy as np
 
     if not _known_types(type(v) for v in inputs if isinstance(v, (np.ndarray, _core.Array))):
         return NotImplemented
-    if kwargs.get("out") is not None:
+    result = NotImplemented
+    if kwargs.get("out") is None:
+        kwargs.pop("out", None)
+        if method == "__call__":
+            result = _ufunc_call(ufunc, inputs, kwargs)
+        elif method == "reduce":
+            result = _ufunc_reduce(ufunc, inputs, kwargs)
+    if result is NotImplemented:
+        result = _ufunc_through_numpy(ufunc, method, inputs, kwargs)
+    return result
+
+
+def _ufunc_call(ufunc, inputs, kwargs):
+    import numpy as np
+
+    fn = getattr(_namespace(), _RENAMED.get(ufunc.__name__, ufunc.__name__), None)
+    kwargs = dict(kwargs)
+    dtype = kwargs.pop("dtype", None)
+    if fn is None or kwargs or not isinstance(ufunc, np.ufunc) or not callable(fn):
         return NotImplemented
-    kwargs.pop("out", None)
-    ns = _namespace()
-    if method == "__call__":
-        fn = getattr(ns, _RENAMED.get(ufunc.__name__, ufunc.__name__), None)
-        dtype = kwargs.pop("dtype", None)
-        if fn is None or kwargs:
-            return NotImplemented
-        args = [_to_ours(v) for v in inputs]
-        # A NumPy ufunc promises NumPy's loop: operands are converted to the dtypes NumPy's
-        # resolution picks (int64 counts divided into float64 sums in Dask's mean; dtype=).
-        try:
-            operand_dtypes = tuple(np.dtype(a.dtype) if isinstance(a, (_core.Array, np.ndarray)) else type(a)
-                                   for a in inputs)
-            loop = ((np.dtype(dtype),) * ufunc.nin if dtype is not None  # dtype= fixes the loop
-                    else ufunc.resolve_dtypes(operand_dtypes + (None,) * ufunc.nout))
-        except (TypeError, ValueError):
-            return NotImplemented
-        args = [_core.astype(a, _to_ours(want)) if isinstance(a, _core.Array) and np.dtype(a.dtype) != want else a
-                for a, want in zip(args, loop[:ufunc.nin])]
-        return fn(*args)
-    if method == "reduce" and ufunc.__name__ in _REDUCTIONS and len(inputs) == 1:
-        allowed = {"axis", "dtype", "keepdims"}
-        if not set(kwargs) <= allowed:
-            return NotImplemented
-        kw = {k: _to_ours(v) for k, v in kwargs.items() if v is not None}
-        kw.setdefault("axis", 0)  # ufunc.reduce's default axis is 0, not all axes
-        return getattr(ns, _REDUCTIONS[ufunc.__name__])(_to_ours(inputs[0]), **kw)
-    return NotImplemented
+    # A NumPy ufunc promises NumPy's loop: operands are converted to the dtypes NumPy's
+    # resolution picks (exp of int8 is float16 there; dtype= fixes the loop). NumPy scalars
+    # count as their dtype (NEP 50), Python numbers as weak scalars.
+    try:
+        operand_dtypes = tuple(np.dtype(a.dtype) if isinstance(a, (_core.Array, np.ndarray, np.generic)) else type(a)
+                               for a in inputs)
+        loop = ((np.dtype(dtype),) * ufunc.nin if dtype is not None
+                else ufunc.resolve_dtypes(operand_dtypes + (None,) * ufunc.nout))
+    except (TypeError, ValueError):
+        return NotImplemented
+    args = []
+    for a, want in zip(inputs, loop[:ufunc.nin]):
+        if isinstance(a, (np.ndarray, np.generic)):
+            a = _core.asarray(np.asarray(a))
+        if isinstance(a, _core.Array) and np.dtype(a.dtype) != want:
+            a = _core.astype(a, _to_ours(want))
+        args.append(a)
+    if not builtins.any(isinstance(a, _core.Array) for a in args):
+        return NotImplemented
+    return fn(*args)
+
+
+def _ufunc_reduce(ufunc, inputs, kwargs):
+    if ufunc.__name__ not in _REDUCTIONS or len(inputs) != 1:
+        return NotImplemented
+    if not set(kwargs) <= {"axis", "dtype", "keepdims"}:
+        return NotImplemented
+    kw = {k: _to_ours(v) for k, v in kwargs.items() if v is not None}
+    kw.setdefault("axis", 0)  # ufunc.reduce's default axis is 0, not all axes
+    return getattr(_namespace(), _REDUCTIONS[ufunc.__name__])(_to_ours(inputs[0]), **kw)
+
+
+def _ufunc_through_numpy(ufunc, method, inputs, kwargs):
+    """NumPy's own loop over zero-copy NumPy views of CPU arrays; results become dlarray arrays
+    (out= arrays are written through their views and returned as given)."""
+    import numpy as np
+
+    def device_of(values):
+        for v in values:
+            if isinstance(v, _core.Array) and v.device != "cpu":
+                return v.device
+            if isinstance(v, tuple):
+                d = device_of(v)
+                if d is not None:
+                    return d
+        return None
+
+    device = device_of(inputs + (kwargs.get("out") or (),))
+    if device is not None:
+        raise TypeError(f"NumPy's ufunc {ufunc.__name__!r}{'' if method == '__call__' else '.' + method} "
+                        f"runs only on CPU arrays (dlarray has no kernel of its own for this call), and an "
+                        f"operand is on '{device}'; move it with to_device('cpu') first")
+    out = kwargs.get("out")
+    np_kwargs = dict(kwargs)
+    if out is not None:
+        np_kwargs["out"] = tuple(np.asarray(o) if isinstance(o, _core.Array) else o for o in out)
+    if isinstance(np_kwargs.get("where"), _core.Array):
+        np_kwargs["where"] = np.asarray(np_kwargs["where"])
+    np_inputs = tuple(np.asarray(v) if isinstance(v, _core.Array) else v for v in inputs)
+    result = getattr(ufunc, method)(*np_inputs, **np_kwargs)
+    if out is not None:
+        return out[0] if len(out) == 1 else out
+    return _from_numpy_result(result)
+
+
+def _from_numpy_result(result):
+    import numpy as np
+
+    if isinstance(result, tuple):
+        return tuple(_from_numpy_result(r) for r in result)
+    if isinstance(result, (np.ndarray, np.generic)):
+        return _core.asarray(np.asarray(result))
+    return result
 
 
 def _numpy_style_method(np_name):

@@ -506,19 +506,12 @@ pybind11::object filled(const char* fname, pybind11::handle shape, pybind11::han
 
 pybind11::object full(pybind11::handle shape, pybind11::handle fill_value, pybind11::handle dtype_h,
                       pybind11::handle device_h) {
-  Scalar s;
-  DType inferred;
-  if (Array* a = try_unwrap(fill_value.ptr())) {
-    if (a->ndim() != 0) throw ValueError("full: fill_value must be a scalar or a 0-d array");
-    Array h = a->device().host_accessible() ? *a : copy_to(*a, Device{});
-    s = load_scalar(h.dtype(), h.data());
-    inferred = a->dtype();
-  } else {
-    if (!is_python_scalar(fill_value.ptr()))
-      throw TypeError("full: fill_value must be a bool, int, float or complex");
-    s = scalar_from_python(fill_value.ptr());
+  // The dtype, when none is given, is the value's: a 0-d array's or NumPy scalar's own, the
+  // default dtype of a Python number's kind.
+  DType inferred, ignored;
+  const Scalar s = number_arg(fill_value.ptr(), "full", "fill_value", &inferred);
+  if (is_python_scalar(fill_value.ptr()) && !numpy_scalar_dtype(fill_value.ptr(), &ignored))
     inferred = default_for(kind_of_scalar(fill_value.ptr()));
-  }
   DType dt = inferred;
   parse_optional_dtype(dtype_h, &dt);
   if (dt.computes() && is_integer(dt.scalar)) check_int_range(dt, s);
@@ -529,20 +522,21 @@ pybind11::object full(pybind11::handle shape, pybind11::handle fill_value, pybin
 
 pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybind11::handle step_h,
                         pybind11::handle dtype_h, pybind11::handle device_h) {
+  // Real numbers: Python ints and floats, NumPy scalars, 0-d integer or real arrays, or
+  // objects with __index__, as NumPy takes them.
   auto num = [](pybind11::handle h, const char* what) {
-    if (!PyBool_Check(h.ptr()) && (PyLong_Check(h.ptr()) || PyFloat_Check(h.ptr())))
-      return scalar_from_python(h.ptr());
-    if (Array* a = try_unwrap(h.ptr())) {
-      // A 0-d integer or real floating array stands for its value, as in NumPy.
-      const DType d = a->dtype();
-      if (a->ndim() == 0 && d.computes() && (is_integer(d.scalar) || is_real_floating(d.scalar)))
-        return load_scalar(d, (a->device().host_accessible() ? *a : copy_to(*a, Device{})).data());
-    } else if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
-      auto i = pybind11::reinterpret_steal<pybind11::object>(PyNumber_Index(h.ptr()));
-      if (!i) throw pybind11::error_already_set();
-      return scalar_from_python(i.ptr());
+    if (!PyBool_Check(h.ptr()) && !try_unwrap(h.ptr()) && !is_python_scalar(h.ptr()) && PyIndex_Check(h.ptr())) {
+      DType ignored;
+      if (!numpy_scalar_dtype(h.ptr(), &ignored)) {
+        auto i = pybind11::reinterpret_steal<pybind11::object>(PyNumber_Index(h.ptr()));
+        if (!i) throw pybind11::error_already_set();
+        return scalar_from_python(i.ptr());
+      }
     }
-    throw TypeError(std::string("arange: ") + what + " must be an int or a float (or a 0-d integer or real array)");
+    const Scalar s = number_arg(h.ptr(), "arange", what);
+    if (s.kind == Scalar::Kind::Bool || s.kind == Scalar::Kind::Complex)
+      throw TypeError(std::string("arange: ") + what + " must be an int or a float (or a 0-d integer or real array)");
+    return s;
   };
   Scalar start = num(start_h, "start"), stop, step = num(step_h, "step");
   if (stop_h.is_none()) {
@@ -555,8 +549,11 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
   const bool all_int = is_int(start) && is_int(stop) && is_int(step);
   DType dt = DType::of(all_int ? ScalarType::Int64 : ScalarType::Float64);
   const bool has_dtype = parse_optional_dtype(dtype_h, &dt);
-  if (!dt.computes() || dt.scalar == ScalarType::Bool || is_complex(dt.scalar))
-    throw TypeError("arange: dtype must be a real numeric dtype, got " + dt.name());
+  if (!dt.computes() || dt.scalar == ScalarType::Bool)
+    throw TypeError("arange: dtype must be a numeric dtype, got " + dt.name());
+  // A complex dtype (as NumPy's arange(3, dtype=complex128)): the real values, converted.
+  const DType complex_dtype = dt;
+  if (is_complex(dt.scalar)) dt = DType::of(all_int ? ScalarType::Int64 : ScalarType::Float64);
   if (step.as_double() == 0) throw ValueError("arange: step must not be zero");
   int64_t n;
   if (all_int) {
@@ -584,6 +581,7 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
     n = len > 0 ? int64_t(len) : 0;
   }
   Array host = arange_host(start, step, n, dt);
+  if (complex_dtype != dt) host = cast_to(host, complex_dtype);
   Device dev = device_or_default(device_h);
   return wrap(dev == host.device() ? host : copy_to(host, dev));
 }

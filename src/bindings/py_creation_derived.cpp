@@ -42,18 +42,8 @@ object filled_like(handle x, handle dtype_h, handle device_h, int64_t value) {
   return wrap(std::move(out));
 }
 
-// A fill value: a Python number or a 0-d array (its value).
-Scalar fill_scalar(handle v, const char* fname) {
-  if (Array* a = try_unwrap(v.ptr())) {
-    if (a->ndim() != 0) throw ValueError(std::string(fname) + ": fill_value must be a scalar or a 0-d array");
-    Array h = a->device().host_accessible() ? *a : copy_to(*a, Device{});
-    return load_scalar(h.dtype(), h.data());
-  }
-  if (!is_python_scalar(v.ptr()))
-    throw TypeError(std::string(fname) + ": fill_value must be a bool, int, float or complex, got " +
-                    Py_TYPE(v.ptr())->tp_name);
-  return scalar_from_python(v.ptr());
-}
+// A fill value: a Python number, a NumPy scalar or a 0-d array (its value).
+Scalar fill_scalar(handle v, const char* fname) { return number_arg(v.ptr(), fname, "fill_value"); }
 
 object full_like_py(handle x, handle fill_value, handle dtype_h, handle device_h) {
   Array out = like(unwrap(x, "full_like: x"), dtype_h, device_h);
@@ -71,11 +61,13 @@ object eye_py(handle n_rows, handle n_cols, handle k, handle dtype_h, handle dev
   return wrap(eye(rows, cols, saturating_int_arg(k.ptr(), "eye", "k"), dt, dev));
 }
 
+// start/stop: numbers (bool excluded, as NumPy's float conversion of the bounds), NumPy
+// scalars or 0-d arrays.
 Scalar linspace_bound(handle v, const char* what) {
-  if (!is_python_scalar(v.ptr()) || PyBool_Check(v.ptr()))
-    throw TypeError(std::string("linspace: ") + what + " must be an int, float or complex, got " +
-                    Py_TYPE(v.ptr())->tp_name);
-  return scalar_from_python(v.ptr());
+  const Scalar s = number_arg(v.ptr(), "linspace", what);
+  if (s.kind == Scalar::Kind::Bool)
+    throw TypeError(std::string("linspace: ") + what + " must be an int, float or complex, got a bool");
+  return s;
 }
 
 object linspace_py(handle start_h, handle stop_h, handle num_h, handle dtype_h, handle device_h, handle endpoint) {

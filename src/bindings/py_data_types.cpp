@@ -143,10 +143,16 @@ PyObject* result_type(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   try {
     DType t;
     bool any = false;
+    // NumPy scalars are typed (they count as their dtype); Python numbers are weak.
+    auto weak = [](PyObject* o) {
+      DType ignored;
+      return is_python_scalar(o) && !numpy_scalar_dtype(o, &ignored);
+    };
     for (Py_ssize_t i = 0; i < nargs; ++i) {
       PyObject* o = args[i];
-      if (is_python_scalar(o)) continue;
-      DType d = dtype_or_array(o);
+      if (weak(o)) continue;
+      DType d;
+      if (!numpy_scalar_dtype(o, &d)) d = dtype_or_array(o);
       if (!dtype_computes(d)) throw TypeError("result_type: " + d.name() + " is a storage-only dtype");
       t = any ? promote_dtypes(t, d) : d;
       any = true;
@@ -154,7 +160,7 @@ PyObject* result_type(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (!any) throw TypeError("result_type: at least one argument must be an array or a dtype");
     for (Py_ssize_t i = 0; i < nargs; ++i) {
       PyObject* o = args[i];
-      if (!is_python_scalar(o)) continue;
+      if (!weak(o)) continue;
       const PyScalarKind k = PyBool_Check(o)    ? PyScalarKind::Bool
                              : PyLong_Check(o)  ? PyScalarKind::Int
                              : PyFloat_Check(o) ? PyScalarKind::Float

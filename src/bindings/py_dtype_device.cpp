@@ -49,15 +49,59 @@ pyb::object dtype_object(const DType& d) {
   return o;
 }
 
+namespace {
+
+// The dlarray dtype NumPy's dtype `numpy_dtype` names (native byte order only: dlarray arrays
+// are native-endian); TypeError naming `given` when dlarray has no such dtype.
+DType dtype_from_numpy(pyb::handle numpy_dtype, pyb::handle given) {
+  if (!numpy_dtype.attr("isnative").cast<bool>())
+    throw TypeError("dtype " + std::string(pyb::repr(given)) + " is not in native byte order; dlarray arrays are");
+  const std::string name = pyb::str(numpy_dtype.attr("name"));
+  try {
+    return dtype_from_name(name);
+  } catch (const TypeError&) {
+    throw TypeError("dlarray has no dtype for " + std::string(pyb::repr(given)) + " (NumPy's " + name + ")");
+  }
+}
+
+}  // namespace
+
 DType parse_dtype(pyb::handle h) {
   if (pyb::isinstance<PyDType>(h)) return h.cast<PyDType&>().d;
-  if (pyb::isinstance<pyb::str>(h)) return dtype_from_name(h.cast<std::string>());
-  // Peers' dtype objects (numpy.float32, torch.float32) by their name, as NumPy accepts ours.
-  if (pyb::hasattr(h, "__name__") || pyb::hasattr(h, "name")) {
-    std::string repr = pyb::str(h);
-    throw TypeError("expected a dlarray dtype (such as dlarray.float32), got " + repr);
+  PyObject* o = h.ptr();
+  // Python's number types mean the default dtype of their kind, as in NumPy.
+  if (o == reinterpret_cast<PyObject*>(&PyBool_Type)) return DType::of(ScalarType::Bool);
+  if (o == reinterpret_cast<PyObject*>(&PyLong_Type)) return DType::of(ScalarType::Int64);
+  if (o == reinterpret_cast<PyObject*>(&PyFloat_Type)) return DType::of(ScalarType::Float64);
+  if (o == reinterpret_cast<PyObject*>(&PyComplex_Type)) return DType::of(ScalarType::Complex128);
+  // NumPy's dtypes and scalar types (np.dtype('float32'), np.float32), and the names NumPy
+  // parses ('f4', '<f8') when numpy is loaded; dlarray's own names without it.
+  PyObject* numpy = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy");  // borrowed
+  if (PyUnicode_Check(o)) {
+    const std::string name = h.cast<std::string>();
+    try {
+      return dtype_from_name(name);
+    } catch (const TypeError&) {
+      if (!numpy) throw;
+    }
+    pyb::object parsed;
+    try {
+      parsed = pyb::reinterpret_borrow<pyb::object>(numpy).attr("dtype")(h);
+    } catch (const pyb::error_already_set&) {
+      throw TypeError("unknown dtype name '" + name + "'");
+    }
+    return dtype_from_numpy(parsed, h);
   }
-  throw TypeError("expected a dlarray dtype, got " + std::string(pyb::str(pyb::type::handle_of(h))));
+  if (numpy) {
+    const pyb::handle np(numpy);
+    const pyb::object np_dtype = np.attr("dtype"), generic = np.attr("generic");
+    if (pyb::isinstance(h, np_dtype)) return dtype_from_numpy(h, h);
+    if (PyType_Check(o) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(o),
+                                            reinterpret_cast<PyTypeObject*>(generic.ptr())))
+      return dtype_from_numpy(np_dtype(h), h);
+  }
+  throw TypeError("expected a dtype (a dlarray dtype such as dlarray.float32, a NumPy dtype or scalar type, a "
+                  "dtype name such as 'float32', or bool/int/float/complex), got " + std::string(pyb::repr(h)));
 }
 
 bool parse_optional_dtype(pyb::handle h, DType* out) {

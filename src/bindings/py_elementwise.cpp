@@ -26,8 +26,19 @@ bool elem_arg_from(PyObject* o, ElemArg* out) {
     return true;
   }
   PyScalarKind k;
-  if (PyBool_Check(o)) k = PyScalarKind::Bool;
-  else if (PyLong_Check(o)) k = PyScalarKind::Int;
+  if (PyFloat_CheckExact(o)) k = PyScalarKind::Float;  // the common cases first, without the NumPy check
+  else if (PyLong_CheckExact(o)) k = PyScalarKind::Int;
+  else if (PyBool_Check(o)) k = PyScalarKind::Bool;
+  else if (numpy_scalar_from(o, &out->dtype, &out->scalar)) {  // np.float64 is a float subclass: before the rest
+    out->tag = ElemArg::Tag::Scalar;
+    out->typed = true;
+    const DTypeKind dk = out->dtype.kind();
+    out->kind = dk == DTypeKind::Bool          ? PyScalarKind::Bool
+                : dk == DTypeKind::SignedInt || dk == DTypeKind::UnsignedInt ? PyScalarKind::Int
+                : dk == DTypeKind::ComplexFloat ? PyScalarKind::Complex
+                                                : PyScalarKind::Float;
+    return true;
+  } else if (PyLong_Check(o)) k = PyScalarKind::Int;
   else if (PyFloat_Check(o)) k = PyScalarKind::Float;
   else if (PyComplex_Check(o)) k = PyScalarKind::Complex;
   else return false;
@@ -73,7 +84,7 @@ namespace {
 
 void arg_error(const char* fname, int i, PyObject* o) {
   throw TypeError(std::string(fname) + ": argument " + std::to_string(i + 1) +
-                  " must be an array or a Python bool, int, float or complex, got " + py_type_name(o));
+                  " must be an array, a Python bool, int, float or complex, or a NumPy scalar, got " + py_type_name(o));
 }
 
 PyObject* g_min_name = nullptr;

@@ -32,4 +32,19 @@ bool is_python_scalar(PyObject* h);
 // for ints outside [-2**63, 2**64).
 Scalar scalar_from_python(PyObject* h);
 
+// NumPy scalars (np.float32(2), np.int64(3), np.bool_(True), ...) are typed, as NumPy 2 treats
+// them (NEP 50): they promote as a 0-d array of their dtype would. Whether h is one whose dtype
+// dlarray has (not np.str_, np.datetime64, np.longdouble ...); fills *dtype and *value if so.
+// Looks numpy up in sys.modules only: an object cannot be a NumPy scalar before numpy is imported.
+bool numpy_scalar_from(PyObject* h, DType* dtype, Scalar* value);
+// Only the dtype (result_type, can_cast and dtype= arguments take NumPy scalars as dtypes).
+bool numpy_scalar_dtype(PyObject* h, DType* dtype);
+
+// A number argument (fill values, linspace's and arange's bounds): a Python number, a NumPy
+// scalar or a 0-d array (its value, read on the host), as NumPy takes them wherever a Python
+// number goes. TypeError naming `fname` and `what` for anything else, ValueError for an n-d
+// array. `*dtype`, when given, is set to the value's dtype (Python numbers: their kind's
+// default dtype).
+Scalar number_arg(PyObject* h, const char* fname, const char* what, DType* dtype = nullptr);
+
 }  // namespace dla::py

@@ -41,8 +41,6 @@ const DType& dtype_of(ScalarType s) {
   const OpInfo& info = op_info(op);
   std::string msg = std::string(info.name) + ": expected " + kinds_description(info.kinds) +
                     " input, got " + name_of(compute);
-  if (op == OpId::divide && is_integer(compute))
-    msg += " (true division of integers is not defined; convert with astype to a floating dtype)";
   throw TypeError(msg);
 }
 
@@ -105,6 +103,34 @@ Array allocate_output(const Dims& shape, DType dtype, Device device, const Array
   return base.view(shape, std::move(st), base.byte_offset());
 }
 
+// The order of kinds NumPy's same_kind casting follows: bool < integer < real floating <
+// complex (4: storage-only dtypes, which convert to nothing here).
+int kind_rank(const DType& d) {
+  if (half_of(d) != Half::None) return 2;
+  switch (d.kind()) {
+    case DTypeKind::Bool: return 0;
+    case DTypeKind::SignedInt: case DTypeKind::UnsignedInt: return 1;
+    case DTypeKind::RealFloat: return 2;
+    case DTypeKind::ComplexFloat: return 3;
+    default: return 4;
+  }
+}
+int kind_rank(PyScalarKind k) {
+  switch (k) {
+    case PyScalarKind::Bool: return 0;
+    case PyScalarKind::Int: return 1;
+    case PyScalarKind::Float: return 2;
+    case PyScalarKind::Complex: return 3;
+  }
+  return 4;
+}
+
+// NumPy's same_kind casting, which its in-place operators use: within a kind (float64 ->
+// float32, int64 -> int8) or up the order of kinds.
+bool same_kind_cast(const DType& from, const DType& to) {
+  return kind_rank(from) <= kind_rank(to) && kind_rank(to) < 4;
+}
+
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides();
 }
@@ -116,10 +142,13 @@ bool same_view(const Array& a, const Array& b) {
                   half_name(h));
 }
 
-// Whether a clip bound of dtype `bound` may meet x's dtype (some promotion joins them).
-bool clip_bound_fits(const DType& bound, const DType& x) {
-  DType joined;
-  return promote_dtypes(bound, x, &joined);
+// Whether a clip bound of dtype `bound` may meet x's dtype: clip's result has x's dtype, so a
+// bound of a higher kind (a float bound for an integer x) would be truncated; it is refused.
+bool clip_bound_fits(const DType& bound, const DType& x) { return same_kind_cast(bound, x); }
+
+[[noreturn]] void clip_scalar_error(PyScalarKind k, const std::string& x_dtype) {
+  throw TypeError(std::string("clip: a Python ") + py_scalar_kind_name(k) + " bound cannot be converted to x's dtype " +
+                  x_dtype + " without changing its value's kind; convert x with astype first");
 }
 
 // The compute dtype when some array operand is float16 or bfloat16 (see promotion.h): the
@@ -130,20 +159,22 @@ ScalarType half_compute_type(OpId op, const ElemArg* args, int nargs, Half* half
   DType joined;
   bool have = false;
   for (int i = first; i < nargs; ++i) {
-    if (args[i].tag != ElemArg::Tag::Array) continue;
+    const bool typed = args[i].tag == ElemArg::Tag::Scalar && args[i].typed;
+    if (args[i].tag != ElemArg::Tag::Array && !typed) continue;
     if (info.sig == Sig::Clip && i > 0) continue;
-    const DType& d = args[i].array->dtype();
+    const DType& d = typed ? args[i].dtype : args[i].array->dtype();
     joined = have ? promote_dtypes(joined, d) : d;
     have = true;
   }
   if (!have) throw TypeError(std::string(info.name) + ": at least one of x1 and x2 must be an array");
   for (int i = first; i < nargs; ++i) {
-    if (args[i].tag != ElemArg::Tag::Scalar) continue;
+    if (args[i].tag != ElemArg::Tag::Scalar || args[i].typed) continue;
     DType t;
     if (!scalar_operand_dtype(joined, args[i].kind, &t))
       throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
                       " cannot be combined with an array of dtype " + joined.name());
     if (info.sig != Sig::Clip) joined = t;
+    else if (kind_rank(args[i].kind) > kind_rank(joined)) clip_scalar_error(args[i].kind, joined.name());
   }
   *half = half_of(joined);
   return *half != Half::None ? ScalarType::Float32 : joined.scalar;
@@ -211,35 +242,43 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
   const Array* lead = nullptr;  // first array operand: device and memory order of the output
   bool any_half = false;
   for (int i = 0; i < nargs; ++i) {
-    if (args[i].tag != ElemArg::Tag::Array) continue;
-    const Array& a = *args[i].array;
-    if (!a.dtype().computes()) {
-      if (half_of(a.dtype()) == Half::None)
-        throw TypeError(std::string(info.name) + ": dtype " + a.dtype().name() +
+    const bool typed = args[i].tag == ElemArg::Tag::Scalar && args[i].typed;
+    if (args[i].tag != ElemArg::Tag::Array && !typed) continue;
+    const DType& d = typed ? args[i].dtype : args[i].array->dtype();
+    if (!d.computes()) {
+      if (half_of(d) == Half::None)
+        throw TypeError(std::string(info.name) + ": dtype " + d.name() +
                         " is storage-only; convert it with astype first");
       any_half = true;
     }
-    if (!lead) lead = &a;
+    if (!lead && !typed) lead = args[i].array;
     if (any_half || i < first) continue;
     if (info.sig == Sig::Clip && i > 0) continue;  // bounds do not take part in promotion
-    compute = compute == ScalarType::Other ? a.dtype().scalar : promote_types(compute, a.dtype().scalar);
+    compute = compute == ScalarType::Other ? d.scalar : promote_types(compute, d.scalar);
   }
   if (info.sig == Sig::Clip && args[0].tag != ElemArg::Tag::Array)
     throw TypeError("clip: x must be an array");
-  if (!any_half && compute == ScalarType::Other)
+  if (!lead || (!any_half && compute == ScalarType::Other))
     throw TypeError(std::string(info.name) + ": at least one argument must be an array");
   if (any_half) {
     compute = half_compute_type(op, args, nargs, &p.half);
   } else {
     for (int i = first; i < nargs; ++i) {
-      if (args[i].tag != ElemArg::Tag::Scalar) continue;
+      if (args[i].tag != ElemArg::Tag::Scalar || args[i].typed) continue;
       const ScalarType t = scalar_operand_type(compute, args[i].kind);
       if (t == ScalarType::Other)
         throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
                         " cannot be combined with an array of dtype " + name_of(compute));
       if (info.sig != Sig::Clip) compute = t;  // a complex scalar lifts float32/64 to complex
+      else if (kind_rank(args[i].kind) > kind_rank(dtype_of(compute))) clip_scalar_error(args[i].kind, name_of(compute));
     }
   }
+  // Functions defined for floating inputs only (divide, exp, sqrt, sin, ...) compute integer and
+  // bool inputs in the default floating dtype, as NumPy, PyTorch, CuPy and JAX do (the standard
+  // leaves these inputs to the implementation): float64 for every integer width.
+  if (!(info.kinds & (kKindBool | kKindInt)) && (info.kinds & kKindRealFloat) &&
+      (compute == ScalarType::Bool || is_integer(compute)))
+    compute = ScalarType::Float64;
   if (!(info.kinds & kind_bit(compute))) {
     if (p.half != Half::None) kind_error_half(op, p.half);
     kind_error(op, compute);
@@ -277,6 +316,10 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
       }
     } else {
       in.is_scalar = true;
+      if (info.sig == Sig::Clip && a.tag == ElemArg::Tag::Scalar && a.typed &&
+          !clip_bound_fits(a.dtype, args[0].array->dtype()))
+        throw TypeError(std::string("clip: ") + (i == 1 ? "min" : "max") + " of dtype " + a.dtype.name() +
+                        " cannot be converted to x's dtype " + args[0].array->dtype().name());
       if (a.tag == ElemArg::Tag::Scalar)
         store_scalar_operand(op, a, in.dtype, in.value);
       else
@@ -299,15 +342,23 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
 
   // ---- output ------------------------------------------------------------------------------
   if (inplace) {
-    if (inplace->dtype() != result_dtype)
+    if (inplace->dtype() != result_dtype && !same_kind_cast(result_dtype, inplace->dtype()))
       throw TypeError(std::string(info.name) + " (in place): the result dtype " + result_dtype.name() +
-                      " differs from the left operand's dtype " + inplace->dtype().name() +
-                      "; in-place operators never change an array's dtype");
+                      " cannot be stored in the left operand's dtype " + inplace->dtype().name() +
+                      " (in-place operators keep the array's dtype, and convert only within a kind or to a "
+                      "higher kind, as NumPy's same_kind casting)");
     if (*shape != inplace->shape())
       throw ValueError(std::string(info.name) + " (in place): the result shape " + shape_str(*shape) +
                        " differs from the left operand's shape " + shape_str(inplace->shape()) +
                        "; in-place operators never change an array's shape");
     if (inplace->readonly()) throw ValueError("assignment destination is read-only");
+    if (inplace->dtype() != result_dtype) {
+      p.out = allocate_output(*shape, result_dtype, lead->device(), inplace);
+      p.write_back = *inplace;
+      p.has_write_back = true;
+      if (op == OpId::pow) reduce_scalar_power(p, args);
+      return p;
+    }
     p.out = *inplace;
     // An input overlapping the output in another layout would be read after being written.
     for (int i = 0; i < nargs; ++i) {
@@ -373,6 +424,7 @@ void execute_elementwise(ElementwisePlan& p) {
     }
   }
   executor_for(p.out.device())(p);
+  if (p.has_write_back) cast_into(p.write_back, p.out);
 }
 
 Array elementwise(OpId op, const Array& a) {

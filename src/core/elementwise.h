@@ -18,12 +18,16 @@
 
 namespace dla {
 
-// One operand as the caller holds it: an array, a Python scalar, or (clip's bounds) nothing.
+// One operand as the caller holds it: an array, a scalar, or (clip's bounds) nothing. A
+// scalar is weak (a Python number: promotion.h's scalar rules) unless `typed` (a NumPy scalar
+// such as np.float32(2), which promotes as a 0-d array of `dtype` would, as in NumPy 2).
 struct ElemArg {
   enum class Tag : uint8_t { Array, Scalar, None } tag = Tag::None;
   const Array* array = nullptr;
   Scalar scalar;
   PyScalarKind kind = PyScalarKind::Int;
+  bool typed = false;
+  DType dtype;  // a typed scalar's dtype
 
   static ElemArg of(const Array& a) {
     ElemArg e;
@@ -51,6 +55,10 @@ struct ElementwisePlan {
   Half half = Half::None;
   bool half_output() const { return half != Half::None && result == ScalarType::Float32; }
   Array out;
+  // An in-place operation whose result dtype is not the left operand's (x_float32 *= 0.5 with a
+  // float64 operand): `out` is a fresh array, converted into `write_back` after the kernel.
+  Array write_back;
+  bool has_write_back = false;
   int nin = 0;
   struct Input {
     // When !is_scalar: the operand, broadcastable to out's shape. The caller's array is

@@ -9,6 +9,7 @@
 #include "core/indexing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -575,13 +576,20 @@ void setitem(const Array& x, const IndexItem* key, int n, const Scalar& value) {
                             : value.kind == SK::Float ? PyScalarKind::Float
                             : value.kind == SK::Complex ? PyScalarKind::Complex
                                                         : PyScalarKind::Int;
-  // The operators' rule for Python scalars, and the dtype must stay x's. Storage dtypes that
-  // hold numbers (float16, bfloat16) take ints and floats.
-  const bool ok = dt.computes() ? scalar_operand_type(dt.scalar, kind) == dt.scalar
-                                : kind == PyScalarKind::Int || kind == PyScalarKind::Float;
-  if (!ok)
+  // The value is converted to x's dtype as NumPy converts it (x_int[:] = 1.5 stores 1), except
+  // where no number of x's dtype can stand for it: a complex value in a real array (TypeError,
+  // as NumPy's), NaN or an infinity in an integer array (ValueError / OverflowError, as
+  // NumPy's), and a Python int beyond the integer dtype's range (OverflowError, as NumPy 2's).
+  if (kind == PyScalarKind::Complex && !(dt.computes() && is_complex(dt.scalar)) && dt.scalar != ScalarType::Bool)
+    throw TypeError("cannot assign a Python complex to an array of dtype " + dt.name() +
+                    "; take its real part first");
+  if (!dt.computes() && kind != PyScalarKind::Int && kind != PyScalarKind::Float)
     throw TypeError(std::string("cannot assign a Python ") + py_scalar_kind_name(kind) + " to an array of dtype " +
                     dt.name());
+  if (kind == PyScalarKind::Float && dt.computes() && is_integer(dt.scalar) && !std::isfinite(value.f)) {
+    if (std::isnan(value.f)) throw ValueError("cannot convert float NaN to integer (dtype " + dt.name() + ")");
+    throw OverflowError("cannot convert float infinity to integer (dtype " + dt.name() + ")");
+  }
   if (kind == PyScalarKind::Int && dt.computes() && is_integer(dt.scalar) && !int_fits(dt, value))
     throw OverflowError("Python int " + (value.kind == SK::UInt ? std::to_string(value.u) : std::to_string(value.i)) +
                         " is out of range for " + dt.name());

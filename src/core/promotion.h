@@ -1,11 +1,16 @@
-// promotion.h — the array API type promotion rules, as constexpr data.
+// promotion.h — type promotion, as constexpr data.
 //
-// kPromotion is the standard's four tables (signed, unsigned, mixed signed/unsigned,
-// floating) merged into one 13 x 13 lattice join; `Other` marks the pairs the standard
-// leaves undefined (bool with numeric, integer with floating, int64 with uint64), which
-// every caller turns into a TypeError. Python scalars have their own rules
-// (scalar_operand_type): they take the array's dtype, except that a complex scalar lifts a
-// real floating array to the complex dtype of the same precision (2024.12 and later).
+// kTable joins any two of the 13 computing dtypes. Where the array API standard defines the
+// result (within a kind: bool, integers, floating) it is the standard's; where the standard
+// leaves the pair open (bool with numbers, integers with floating, int64 with uint64) it is
+// NumPy's, which PyTorch, CuPy, JAX and dpnp also follow for these pairs: bool takes the
+// other dtype, an integer with a floating dtype gives the smallest floating dtype of that
+// kind that holds the integer's values at NumPy's widths (int8/int16/uint8/uint16 with
+// float32 -> float32, wider -> float64), and int64 with uint64 gives float64.
+// Python scalars are "weak" (scalar_operand_type): they take the array's dtype when its kind
+// holds them, and otherwise the default dtype of their own kind (int with a bool array ->
+// int64, float with an integer or bool array -> float64, complex -> complex128); a complex
+// scalar lifts a real floating array to the complex dtype of the same precision.
 #pragma once
 #include <string>
 
@@ -22,22 +27,24 @@ constexpr ScalarType b = ScalarType::Bool, i1 = ScalarType::Int8, i2 = ScalarTyp
                      f4 = ScalarType::Float32, f8 = ScalarType::Float64, c8 = ScalarType::Complex64,
                      c16 = ScalarType::Complex128, __ = ScalarType::Other;
 
-// Rows and columns in ScalarType order.
+// Rows and columns in ScalarType order. The standard defines every entry within the blocks
+// on the diagonal (bool; the eight integers but i* x u8; the four floating dtypes); the rest
+// are NumPy's choices (see the header).
 constexpr ScalarType kTable[kNumScalarTypes][kNumScalarTypes] = {
-    //         b   i1  i2  i4  i8  u1  u2  u4  u8  f4   f8   c8   c16
-    /* b   */ {b,  __, __, __, __, __, __, __, __, __,  __,  __,  __},
-    /* i1  */ {__, i1, i2, i4, i8, i2, i4, i8, __, __,  __,  __,  __},
-    /* i2  */ {__, i2, i2, i4, i8, i2, i4, i8, __, __,  __,  __,  __},
-    /* i4  */ {__, i4, i4, i4, i8, i4, i4, i8, __, __,  __,  __,  __},
-    /* i8  */ {__, i8, i8, i8, i8, i8, i8, i8, __, __,  __,  __,  __},
-    /* u1  */ {__, i2, i2, i4, i8, u1, u2, u4, u8, __,  __,  __,  __},
-    /* u2  */ {__, i4, i4, i4, i8, u2, u2, u4, u8, __,  __,  __,  __},
-    /* u4  */ {__, i8, i8, i8, i8, u4, u4, u4, u8, __,  __,  __,  __},
-    /* u8  */ {__, __, __, __, __, u8, u8, u8, u8, __,  __,  __,  __},
-    /* f4  */ {__, __, __, __, __, __, __, __, __, f4,  f8,  c8,  c16},
-    /* f8  */ {__, __, __, __, __, __, __, __, __, f8,  f8,  c16, c16},
-    /* c8  */ {__, __, __, __, __, __, __, __, __, c8,  c16, c8,  c16},
-    /* c16 */ {__, __, __, __, __, __, __, __, __, c16, c16, c16, c16},
+    //         b    i1   i2   i4   i8   u1   u2   u4   u8   f4   f8   c8   c16
+    /* b   */ {b,   i1,  i2,  i4,  i8,  u1,  u2,  u4,  u8,  f4,  f8,  c8,  c16},
+    /* i1  */ {i1,  i1,  i2,  i4,  i8,  i2,  i4,  i8,  f8,  f4,  f8,  c8,  c16},
+    /* i2  */ {i2,  i2,  i2,  i4,  i8,  i2,  i4,  i8,  f8,  f4,  f8,  c8,  c16},
+    /* i4  */ {i4,  i4,  i4,  i4,  i8,  i4,  i4,  i8,  f8,  f8,  f8,  c16, c16},
+    /* i8  */ {i8,  i8,  i8,  i8,  i8,  i8,  i8,  i8,  f8,  f8,  f8,  c16, c16},
+    /* u1  */ {u1,  i2,  i2,  i4,  i8,  u1,  u2,  u4,  u8,  f4,  f8,  c8,  c16},
+    /* u2  */ {u2,  i4,  i4,  i4,  i8,  u2,  u2,  u4,  u8,  f4,  f8,  c8,  c16},
+    /* u4  */ {u4,  i8,  i8,  i8,  i8,  u4,  u4,  u4,  u8,  f8,  f8,  c16, c16},
+    /* u8  */ {u8,  f8,  f8,  f8,  f8,  u8,  u8,  u8,  u8,  f8,  f8,  c16, c16},
+    /* f4  */ {f4,  f4,  f4,  f8,  f8,  f4,  f4,  f8,  f8,  f4,  f8,  c8,  c16},
+    /* f8  */ {f8,  f8,  f8,  f8,  f8,  f8,  f8,  f8,  f8,  f8,  f8,  c16, c16},
+    /* c8  */ {c8,  c8,  c8,  c16, c16, c8,  c8,  c16, c16, c8,  c16, c8,  c16},
+    /* c16 */ {c16, c16, c16, c16, c16, c16, c16, c16, c16, c16, c16, c16, c16},
 };
 
 constexpr bool symmetric() {
@@ -47,25 +54,45 @@ constexpr bool symmetric() {
   return true;
 }
 static_assert(symmetric(), "type promotion is commutative");
+
+// Whether the standard itself defines the join of a and c (both of one kind, and not a signed
+// integer with uint64): the rest of kTable is the choice shared with NumPy.
+constexpr int kind_of(ScalarType t) { return t == b ? 0 : t <= u8 ? 1 : 2; }  // bool, integer, floating
+constexpr bool standard_defines(ScalarType a, ScalarType c) {
+  if (kind_of(a) != kind_of(c)) return false;
+  const bool signed_a = a >= i1 && a <= i8, signed_c = c >= i1 && c <= i8;
+  return !((signed_a && c == u8) || (signed_c && a == u8));
+}
+
+// The standard's joins stay within their kind; NumPy's choices are what leave it.
+constexpr bool standard_joins_keep_kind() {
+  for (int i = 0; i < kNumScalarTypes; ++i)
+    for (int j = 0; j < kNumScalarTypes; ++j) {
+      const auto x = static_cast<ScalarType>(i), y = static_cast<ScalarType>(j);
+      if (standard_defines(x, y) && kind_of(kTable[i][j]) != kind_of(x)) return false;
+    }
+  return true;
+}
+static_assert(standard_joins_keep_kind(), "the standard's promotions stay within a kind");
 }  // namespace promotion_detail
 
-// The join of two computing dtypes, or ScalarType::Other where the standard defines none.
+// The join of two computing dtypes (Other only when one of them is Other).
 constexpr ScalarType promote_types_or_none(ScalarType a, ScalarType c) {
   if (a == ScalarType::Other || c == ScalarType::Other) return ScalarType::Other;
   return promotion_detail::kTable[static_cast<int>(a)][static_cast<int>(c)];
 }
 
-// As above, throwing TypeError naming both dtypes when the pair is undefined.
+// As above, throwing TypeError naming both dtypes when one of them does not compute.
 inline ScalarType promote_types(ScalarType a, ScalarType c) {
   ScalarType r = promote_types_or_none(a, c);
   if (r == ScalarType::Other)
     throw TypeError("no type promotion is defined between " + DType::of(a).name() + " and " +
-                    DType::of(c).name() + " (mixed kinds, or int64 with uint64); convert one with astype");
+                    DType::of(c).name() + " (a storage-only dtype); convert it with astype");
   return r;
 }
 
 // can_cast(from, to): whether `from` promotes to `to` with some dtype, i.e. whether
-// promoting `from` with `to` gives `to`.
+// promoting `from` with `to` gives `to` (with the table above, NumPy's "safe" casting).
 constexpr bool can_cast_types(ScalarType from, ScalarType to) {
   return promote_types_or_none(from, to) == to;
 }
@@ -73,20 +100,19 @@ constexpr bool can_cast_types(ScalarType from, ScalarType to) {
 // The kinds of Python scalar that may meet an array.
 enum class PyScalarKind : uint8_t { Bool, Int, Float, Complex };
 
-// The dtype a Python scalar takes next to an array of dtype `a`, or Other when the
-// combination is not allowed (bool with numeric, int with bool, float with integer,
-// complex with integer or bool). Range checks of ints are the caller's (OverflowError).
+// The dtype a Python scalar takes next to an array of dtype `a` (Other only when a is Other):
+// a's dtype when a's kind holds the scalar's kind (bool < integer < real floating < complex),
+// else the default dtype of the scalar's kind, and a complex scalar with a real floating array
+// the complex dtype of a's precision. Range checks of ints are the caller's (OverflowError).
 constexpr ScalarType scalar_operand_type(ScalarType a, PyScalarKind k) {
+  if (a == ScalarType::Other) return a;
   switch (k) {
-    case PyScalarKind::Bool: return a == ScalarType::Bool ? a : ScalarType::Other;
-    case PyScalarKind::Int:
-      return a == ScalarType::Bool || a == ScalarType::Other ? ScalarType::Other : a;
-    case PyScalarKind::Float:
-      return a >= ScalarType::Float32 && a <= ScalarType::Complex128 ? a : ScalarType::Other;
+    case PyScalarKind::Bool: return a;
+    case PyScalarKind::Int: return a == ScalarType::Bool ? ScalarType::Int64 : a;
+    case PyScalarKind::Float: return a >= ScalarType::Float32 ? a : ScalarType::Float64;
     case PyScalarKind::Complex:
       if (a == ScalarType::Float32) return ScalarType::Complex64;
-      if (a == ScalarType::Float64) return ScalarType::Complex128;
-      return a == ScalarType::Complex64 || a == ScalarType::Complex128 ? a : ScalarType::Other;
+      return a == ScalarType::Complex64 ? a : ScalarType::Complex128;
   }
   return ScalarType::Other;
 }
@@ -102,11 +128,11 @@ inline const char* py_scalar_kind_name(PyScalarKind k) {
 }
 
 // ---- float16 and bfloat16 (beyond the standard) --------------------------------------------
-// Within the floating kind only, like every floating dtype (bool and integer dtypes do not
-// promote with them): float16 as NumPy (with float32 -> float32, float64 -> float64,
-// complex64 -> complex64, ...), bfloat16 as PyTorch (the same, and with float16 -> float32).
-// Python scalars take their dtype as they take float32's (int, float), and a complex scalar
-// gives complex64.
+// float16 as NumPy (with float32 -> float32, float64 -> float64, complex64 -> complex64, ...),
+// bfloat16 as PyTorch (the same, and with float16 -> float32). With bool and integer dtypes,
+// NumPy's widths for float16, and the same for bfloat16: bool, int8 and uint8 keep the half
+// type, int16 and uint16 give float32, wider integers float64. Python scalars take their
+// dtype as they take float32's (bool, int, float), and a complex scalar gives complex64.
 
 // The join of any two dtypes that compute (the 13 and the two half types); false if none.
 inline bool promote_dtypes(const DType& a, const DType& b, DType* out) {
@@ -121,10 +147,17 @@ inline bool promote_dtypes(const DType& a, const DType& b, DType* out) {
     *out = ha == hb ? a : DType::of(ScalarType::Float32);
     return true;
   }
+  const DType& half = ha == Half::None ? b : a;
   const DType& other = ha == Half::None ? a : b;
-  if (!is_floating(other.scalar)) return false;
-  *out = other;
-  return true;
+  if (!other.computes()) return false;
+  switch (other.scalar) {
+    case ScalarType::Bool: case ScalarType::Int8: case ScalarType::UInt8: *out = half; return true;
+    case ScalarType::Int16: case ScalarType::UInt16: *out = DType::of(ScalarType::Float32); return true;
+    case ScalarType::Int32: case ScalarType::UInt32: case ScalarType::Int64: case ScalarType::UInt64:
+      *out = DType::of(ScalarType::Float64);
+      return true;
+    default: *out = other; return true;  // floating: the wider one
+  }
 }
 
 // As above, throwing TypeError naming both dtypes.
@@ -132,14 +165,13 @@ inline DType promote_dtypes(const DType& a, const DType& b) {
   DType r;
   if (!promote_dtypes(a, b, &r))
     throw TypeError("no type promotion is defined between " + a.name() + " and " + b.name() +
-                    " (mixed kinds, or int64 with uint64); convert one with astype");
+                    " (a storage-only dtype); convert it with astype");
   return r;
 }
 
-// scalar_operand_type for any dtype that computes; false where the combination is refused.
+// scalar_operand_type for any dtype that computes; false only for a storage-only dtype.
 inline bool scalar_operand_dtype(const DType& a, PyScalarKind k, DType* out) {
   if (half_of(a) != Half::None) {
-    if (k == PyScalarKind::Bool) return false;
     *out = k == PyScalarKind::Complex ? DType::of(ScalarType::Complex64) : a;
     return true;
   }

@@ -1,7 +1,10 @@
 // scalar.cpp — storing and loading single elements of every computing dtype.
 #include "core/scalar.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "core/errors.h"
 #include "core/half.h"
@@ -24,14 +27,26 @@ std::complex<double> Scalar::as_complex() const {
 }
 
 namespace {
+// A double as int64_t or uint64_t without undefined behaviour: NaN gives 0, values beyond the
+// range saturate, and a negative value for uint64_t wraps through int64_t (-1.0 -> 2**64 - 1,
+// as NumPy's conversion gives).
+template <class T>
+T int_of_double(double f) {
+  if (std::isnan(f)) return T(0);
+  if (f >= 0x1p63) return std::is_signed_v<T> ? std::numeric_limits<T>::max()
+                                               : f >= 0x1p64 ? std::numeric_limits<T>::max() : T(f);
+  if (f < -0x1p63) return T(std::numeric_limits<int64_t>::min());
+  return T(int64_t(f));
+}
+
 template <class T>
 T as_int(const Scalar& s) {
   switch (s.kind) {
     case Scalar::Kind::Bool: return T(s.b);
     case Scalar::Kind::Int: return T(s.i);
     case Scalar::Kind::UInt: return T(s.u);
-    case Scalar::Kind::Float: return T(s.f);
-    case Scalar::Kind::Complex: return T(s.c.real());
+    case Scalar::Kind::Float: return int_of_double<T>(s.f);
+    case Scalar::Kind::Complex: return int_of_double<T>(s.c.real());
   }
   return T(0);
 }
@@ -57,8 +72,7 @@ void store_scalar(const DType& d, const Scalar& s, void* dst) {
                                                : s.u != 0;
       return put<uint8_t>(dst, v ? 1 : 0);
     }
-    // Integers wrap as C does for in-range floats; float->int of NaN/inf is unspecified by
-    // the standard, go through int64 to stay defined.
+    // Integers wrap as C does for in-range values (through int64/uint64, see int_of_double).
     case ScalarType::Int8: return put<int8_t>(dst, int8_t(as_int<int64_t>(s)));
     case ScalarType::Int16: return put<int16_t>(dst, int16_t(as_int<int64_t>(s)));
     case ScalarType::Int32: return put<int32_t>(dst, int32_t(as_int<int64_t>(s)));
