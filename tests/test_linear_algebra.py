@@ -161,10 +161,12 @@ def test_matmul_shape_errors(a, b, exc, words):
 def test_matmul_type_errors():
     with pytest.raises(TypeError, match="numeric"):
         dl.matmul(dl.ones((2, 2), dtype=dl.bool), dl.ones((2, 2), dtype=dl.bool))
-    with pytest.raises(TypeError):
-        dl.matmul(dl.ones((2, 2), dtype=dl.int64), dl.ones((2, 2), dtype=dl.float64))
-    with pytest.raises(TypeError):
-        dl.matmul(dl.ones((2, 2), dtype=dl.int64), dl.ones((2, 2), dtype=dl.uint64))
+    # Mixed kinds promote as NumPy's table: int64 @ float64 and int64 @ uint64 are float64.
+    for a, b in [("int64", "float64"), ("int64", "uint64"), ("int32", "float32"), ("uint8", "float32")]:
+        x, y = rand((2, 3), a, 5), rand((3, 2), b, 6)
+        got = dl.matmul(dl.asarray(x), dl.asarray(y))
+        assert str(got.dtype) == str((x @ y).dtype)
+        np.testing.assert_allclose(np.asarray(got), x @ y)
     with pytest.raises(TypeError):
         dl.ones((2, 2)) @ 2.0
     with pytest.raises(TypeError):
@@ -185,9 +187,12 @@ def test_rmatmul_and_imatmul():
     C = dl.asarray(rand((2, 3), "float64", 18))
     with pytest.raises(ValueError, match="shape"):
         C @= dl.ones((3, 4))
+    F = dl.ones((3, 3), dtype=dl.float32)
+    F @= dl.ones((3, 3), dtype=dl.float64)  # converted back into float32, as NumPy's same_kind
+    assert F.dtype == dl.float32 and F.tolist() == [[3.0] * 3] * 3
     with pytest.raises(TypeError, match="dtype"):
-        F = dl.ones((3, 3), dtype=dl.float32)
-        F @= dl.ones((3, 3), dtype=dl.float64)
+        Z = dl.ones((3, 3), dtype=dl.int64)
+        Z @= dl.ones((3, 3), dtype=dl.float64)
 
 
 def test_matmul_releases_nothing_on_error_and_keeps_inputs():

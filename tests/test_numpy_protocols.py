@@ -62,6 +62,63 @@ def test_ufunc_runs_dlarray_function_with_numpy_promotion():
     np.testing.assert_allclose(np.asarray(np.add.reduce(x)), A.sum(axis=0))
 
 
+def test_ufuncs_without_a_dlarray_kernel_run_numpy_loop_on_cpu_arrays():
+    """scipy.special's ufuncs and np.frompyfunc's: NumPy's loop over zero-copy views, a dlarray result."""
+    special = pytest.importorskip("scipy.special")
+    got = special.erf(xp.asarray(A))
+    assert isinstance(got, xp.Array) and got.shape == A.shape
+    np.testing.assert_array_equal(np.asarray(got), special.erf(A))
+    gamma = special.gamma(xp.asarray([1.0, 5.0])[1])
+    assert isinstance(gamma, xp.Array) and gamma.shape == () and float(gamma) == 24.0
+    twice = np.frompyfunc(lambda v: 2 * v, 1, 1)
+    got = twice(xp.asarray([1.0, 2.5]))
+    assert isinstance(got, xp.Array) and np.asarray(got).tolist() == [2.0, 5.0]
+    assert np.add.accumulate(xp.asarray([1, 2, 3])).tolist() == [1, 3, 6]
+
+
+def test_numpy_scalars_on_either_side_of_every_operator():
+    """A NumPy scalar counts as a 0-d array of its dtype (NumPy 2, NEP 50), on the left or right:
+    the result is a dlarray array with NumPy's dtype and values."""
+    import operator as op
+
+    ops = [op.add, op.sub, op.mul, op.truediv, op.floordiv, op.mod, op.pow, op.and_, op.or_, op.xor,
+           op.lshift, op.rshift, op.lt, op.le, op.eq, op.ne, op.gt, op.ge]
+    arrays = {"float32": np.array([1.5, 2.0, 3.0], np.float32), "int16": np.array([1, 2, 3], np.int16),
+              "bool": np.array([True, False, True]), "float64": np.array([0.5, 2.0, 4.0])}
+    scalars = [np.float64(2.0), np.float32(2.0), np.int32(2), np.int8(2), np.uint8(2), np.int64(2), np.bool_(True),
+               np.complex64(2.0), 2, 2.0, True]
+    checked = 0
+    for name, a in arrays.items():
+        for s in scalars:
+            for f in ops:
+                for left, right in ((a, s), (s, a)):
+                    with np.errstate(all="ignore"):
+                        try:
+                            want = f(left, right)
+                        except (TypeError, ValueError, ZeroDivisionError):
+                            continue
+                    both_bool = a.dtype == bool and isinstance(s, (bool, np.bool_))
+                    if f is op.pow and a.dtype == bool and left is a:
+                        continue  # NumPy's x ** 2 fast path squares a bool array as int8, unlike its add
+                    ordering = f in (op.lt, op.le, op.gt, op.ge)
+                    try:
+                        got = f(xp.asarray(left) if left is a else left, xp.asarray(right) if right is a else right)
+                    except TypeError:
+                        # Ordering complex numbers (NumPy: lexicographic) stays refused, as the standard's.
+                        if ordering and (isinstance(s, np.complexfloating) or a.dtype == bool and both_bool):
+                            continue
+                        # Arithmetic of two booleans (NumPy: True + True is True, True // True is
+                        # int8 1) stays refused: the standard's arithmetic is numeric-only.
+                        if both_bool and f in (op.add, op.sub, op.mul, op.floordiv, op.mod, op.pow, op.lshift, op.rshift):
+                            continue
+                        raise
+                    assert isinstance(got, xp.Array), (name, s, f, type(got))
+                    assert str(got.dtype) == str(want.dtype), (name, repr(s), f.__name__, left is a)
+                    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, err_msg=f"{name} {s!r} {f.__name__}")
+                    checked += 1
+    assert checked > 600
+
+
 def test_ufunc_out_argument_runs_numpy_loop_on_views():
     """out= has no dlarray equivalent: NumPy's loop writes through zero-copy views (CPU arrays)."""
     out = np.empty_like(A)

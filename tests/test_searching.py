@@ -196,8 +196,7 @@ def test_searchsorted_scalars_and_promotion():
     assert out.shape == () and out.dtype == dl.int64 and int(out) == 1
     assert int(dl.searchsorted(x1, 2.5, side="right")) == 2
     assert int(dl.searchsorted(dl.asarray([1, 5, 9], dtype=dl.int8), dl.asarray([6], dtype=dl.int64))[0]) == 2
-    with pytest.raises(TypeError, match="Python float x2"):
-        dl.searchsorted(dl.asarray([1, 2]), 1.5)
+    assert int(dl.searchsorted(dl.asarray([1, 2]), 1.5)) == int(np.searchsorted([1, 2], 1.5)) == 1  # in float64
     with pytest.raises(OverflowError, match="out of range"):
         dl.searchsorted(dl.asarray([1, 2], dtype=dl.int8), 1000)
 
@@ -216,8 +215,7 @@ def test_searchsorted_errors():
         dl.searchsorted(x1, x1, sorter=dl.asarray([0, 1]))
     with pytest.raises(TypeError, match="integer dtype"):
         dl.searchsorted(x1, x1, sorter=dl.asarray([0.0, 1.0, 2.0]))
-    with pytest.raises(TypeError, match="no promoted dtype"):
-        dl.searchsorted(x1, dl.asarray([1.0]))
+    assert dl.searchsorted(x1, dl.asarray([1.5])).tolist() == [1]  # mixed kinds promote (float64)
     with pytest.raises(TypeError, match="x1 must be"):
         dl.searchsorted([1, 2], x1)
 

@@ -134,7 +134,7 @@ def __trunc__(self):
 def __format__(self, spec):
     """format(x, spec) and f-strings: a 0-d array formats as its element (f"{x[0]:.3f}"); an n-d
     array takes only the empty spec (its str), as NumPy's."""
-    if self.ndim == 0 and self.dtype.kind in "biufc":
+    if self.ndim == 0 and _core.isdtype(self.dtype, ("bool", "numeric")):
         return format(self.tolist(), spec)
     if spec:
         raise TypeError(f"unsupported format string {spec!r} passed to dlarray.Array.__format__ "
@@ -200,14 +200,14 @@ def tobytes(self):
 
 def conj(self):
     """The complex conjugate (dlarray.conj; real arrays unchanged)."""
-    return _core.conj(self) if self.dtype.kind == "c" else self
+    return _core.conj(self) if _core.isdtype(self.dtype, "complex floating") else self
 
 
 def round_method(self, decimals=0):
     """Each element rounded to `decimals` places, half to even (NumPy's ndarray.round)."""
     if decimals == 0:
         return _core.round(self)
-    if self.dtype.kind in "biu":
+    if _core.isdtype(self.dtype, ("bool", "integral")):
         if decimals > 0:
             return _core.asarray(self, copy=True)
         scale = 10 ** (-decimals)

@@ -280,7 +280,14 @@ def _from_numpy_result(result):
     if isinstance(result, tuple):
         return tuple(_from_numpy_result(r) for r in result)
     if isinstance(result, (np.ndarray, np.generic)):
-        return _core.asarray(np.asarray(result))
+        result = np.asarray(result)
+        if result.dtype == object:  # np.frompyfunc's: the numbers' own dtype, as np.array infers it
+            inferred = np.array(result.tolist())
+            if inferred.dtype == object or inferred.shape != result.shape:
+                raise TypeError("the NumPy result holds Python objects that are not numbers of one kind; "
+                                "dlarray has no object dtype")
+            result = inferred
+        return _core.asarray(result)
     return result
 
 
@@ -322,8 +329,15 @@ def _reshape_method(self, *shape, copy=None):
     return _core.reshape(self, shape, copy=copy)
 
 
+def _transpose_method(self, *axes):
+    """NumPy-style x.transpose(), x.transpose(1, 0) or x.transpose((1, 0)): dlarray.permute_dims."""
+    if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], int)):
+        axes = axes[0]
+    return _permute_dims(self, axes if axes else None)
+
+
 _NUMPY_STYLE_METHODS = ("sum", "prod", "mean", "std", "var", "max", "min", "any", "all",
-                        "argmax", "argmin", "cumsum", "cumprod", "squeeze", "transpose", "clip")
+                        "argmax", "argmin", "cumsum", "cumprod", "squeeze", "clip")
 
 _core.DType.__numpy_dtype__ = property(_numpy_dtype)
 _core.DType.type = property(lambda self: _numpy_dtype(self).type,
@@ -334,5 +348,6 @@ for _name in _NUMPY_STYLE_METHODS:
     setattr(_core.Array, _name, _numpy_style_method(_name))
 _core.Array.astype = _astype_method
 _core.Array.reshape = _reshape_method
+_core.Array.transpose = _transpose_method
 _core.Array.__array_function__ = __array_function__
 _core.Array.__array_ufunc__ = __array_ufunc__

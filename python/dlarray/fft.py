@@ -71,6 +71,14 @@ def _use_backend(name=None):
     return name
 
 
+def _integers_as_float64(x):
+    """Integer and bool input transforms as float64, as NumPy's and SciPy's do (the standard
+    leaves non-floating input to the implementation; dlarray's floating functions all do this)."""
+    if type(x) is _Array and _core.isdtype(x.dtype, ("bool", "integral")):
+        return _core.astype(x, _core.float64)
+    return x
+
+
 def _operand(x, accepted, name):
     """x as a zero-copy, possibly read-only NumPy view, after checking type, device and dtype."""
     if type(x) is not _Array:
@@ -173,6 +181,7 @@ def _make_1d(name, accepted, doc):
     half_input = name in ("irfft", "hfft")  # n defaults to 2*(m-1) output points
 
     def transform(x, /, *, n=None, axis=-1, norm="backward"):
+        x = _integers_as_float64(x)
         if _on_gpu(x, accepted, name):
             ndim = x.ndim
             if type(axis) is not int or not -ndim <= axis < ndim:
@@ -241,6 +250,7 @@ def _make_nd(name, accepted, real_last, doc):
     impl = _IMPL
 
     def transform(x, /, *, s=None, axes=None, norm="backward"):
+        x = _integers_as_float64(x)
         if _on_gpu(x, accepted, name):
             shape = x.shape
             s, axes = _s_axes(name, shape, s, axes, real_last)
@@ -314,9 +324,8 @@ def _frequencies(name, n, d, dtype, device, full):
     d = float(d)
     if d == 0.0:
         raise ValueError(f"fft.{name}: d (the sample spacing) must be non-zero")
-    if dtype is None:
-        dtype = _core.float64
-    elif dtype != _core.float32 and dtype != _core.float64:
+    dtype = _core.float64 if dtype is None else _core._as_dtype(dtype)
+    if dtype != _core.float32 and dtype != _core.float64:
         raise TypeError(f"fft.{name}: dtype must be a real floating-point dtype, got {dtype}")
     if _np is None:
         _use_backend()

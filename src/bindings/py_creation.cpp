@@ -533,6 +533,9 @@ pybind11::object arange(pybind11::handle start_h, pybind11::handle stop_h, pybin
         return scalar_from_python(i.ptr());
       }
     }
+    if (Array* a = try_unwrap(h.ptr()); a && a->ndim() != 0)
+      throw TypeError(std::string("arange: ") + what + " must be a number or a 0-d array, got an array of shape " +
+                      shape_str(a->shape()));
     const Scalar s = number_arg(h.ptr(), "arange", what);
     if (s.kind == Scalar::Kind::Bool || s.kind == Scalar::Kind::Complex)
       throw TypeError(std::string("arange: ") + what + " must be an int or a float (or a 0-d integer or real array)");

@@ -162,6 +162,8 @@ Device device_or_default(pyb::handle h) {
 }
 
 void bind_dtype_device(pyb::module_& m) {
+  m.def("_as_dtype", [](pyb::handle h) { return dtype_object(parse_dtype(h)); }, pyb::arg("dtype"),
+        "The dlarray dtype that a dtype= argument names (parse_dtype, for the Python-level functions).");
   m.def("_set_default_device", [](pyb::handle h) { g_default_device = h.is_none() ? Device{} : parse_device_arg(h); },
         "The process-wide default device (None: cpu).");
   m.def("_thread_default_device", []() -> pyb::object {

@@ -17,7 +17,9 @@
 #include "bindings/py_errors.h"
 #include "bindings/py_linalg.h"
 #include "bindings/scalars.h"
+#include "core/cast.h"
 #include "core/copy.h"
+#include "core/promotion.h"
 #include "core/errors.h"
 
 namespace dla::py {
@@ -113,10 +115,14 @@ PyObject* nb_inplace_matmul(PyObject* a, PyObject* b) {
     if (r.shape() != x1->shape())
       throw ValueError("@=: the product of shapes " + shape_str(x1->shape()) + " and " + shape_str(x2->shape()) +
                        " has shape " + shape_str(r.shape()) + "; an in-place operator cannot change x1's shape");
-    if (r.dtype() != x1->dtype())
+    if (r.dtype() != x1->dtype() && !same_kind_cast(r.dtype(), x1->dtype()))
       throw TypeError("@=: the product of " + x1->dtype().name() + " and " + x2->dtype().name() + " is " +
-                      r.dtype().name() + "; an in-place operator cannot change x1's dtype");
-    copy_into(*x1, r);
+                      r.dtype().name() + ", which cannot be stored in x1's dtype (in-place operators keep the "
+                      "array's dtype, and convert only within a kind or to a higher kind, as NumPy's same_kind casting)");
+    if (r.dtype() != x1->dtype())
+      cast_into(*x1, r);
+    else
+      copy_into(*x1, r);
     Py_INCREF(a);
     return a;
   } catch (...) {

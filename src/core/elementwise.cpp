@@ -103,34 +103,6 @@ Array allocate_output(const Dims& shape, DType dtype, Device device, const Array
   return base.view(shape, std::move(st), base.byte_offset());
 }
 
-// The order of kinds NumPy's same_kind casting follows: bool < integer < real floating <
-// complex (4: storage-only dtypes, which convert to nothing here).
-int kind_rank(const DType& d) {
-  if (half_of(d) != Half::None) return 2;
-  switch (d.kind()) {
-    case DTypeKind::Bool: return 0;
-    case DTypeKind::SignedInt: case DTypeKind::UnsignedInt: return 1;
-    case DTypeKind::RealFloat: return 2;
-    case DTypeKind::ComplexFloat: return 3;
-    default: return 4;
-  }
-}
-int kind_rank(PyScalarKind k) {
-  switch (k) {
-    case PyScalarKind::Bool: return 0;
-    case PyScalarKind::Int: return 1;
-    case PyScalarKind::Float: return 2;
-    case PyScalarKind::Complex: return 3;
-  }
-  return 4;
-}
-
-// NumPy's same_kind casting, which its in-place operators use: within a kind (float64 ->
-// float32, int64 -> int8) or up the order of kinds.
-bool same_kind_cast(const DType& from, const DType& to) {
-  return kind_rank(from) <= kind_rank(to) && kind_rank(to) < 4;
-}
-
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides();
 }

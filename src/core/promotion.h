@@ -98,7 +98,7 @@ constexpr bool can_cast_types(ScalarType from, ScalarType to) {
 }
 
 // The kinds of Python scalar that may meet an array.
-enum class PyScalarKind : uint8_t { Bool, Int, Float, Complex };
+enum class PyScalarKind : uint8_t { Bool, Int, Float, Complex };  // in the order of kinds
 
 // The dtype a Python scalar takes next to an array of dtype `a` (Other only when a is Other):
 // a's dtype when a's kind holds the scalar's kind (bool < integer < real floating < complex),
@@ -130,9 +130,10 @@ inline const char* py_scalar_kind_name(PyScalarKind k) {
 // ---- float16 and bfloat16 (beyond the standard) --------------------------------------------
 // float16 as NumPy (with float32 -> float32, float64 -> float64, complex64 -> complex64, ...),
 // bfloat16 as PyTorch (the same, and with float16 -> float32). With bool and integer dtypes,
-// NumPy's widths for float16, and the same for bfloat16: bool, int8 and uint8 keep the half
-// type, int16 and uint16 give float32, wider integers float64. Python scalars take their
-// dtype as they take float32's (bool, int, float), and a complex scalar gives complex64.
+// each as its home library: float16 at NumPy's widths (bool, int8 and uint8 keep float16,
+// int16 and uint16 give float32, wider integers float64), bfloat16 as PyTorch (kept with every
+// integer and bool). Python scalars take their dtype as they take float32's (bool, int,
+// float), and a complex scalar gives complex64.
 
 // The join of any two dtypes that compute (the 13 and the two half types); false if none.
 inline bool promote_dtypes(const DType& a, const DType& b, DType* out) {
@@ -150,6 +151,10 @@ inline bool promote_dtypes(const DType& a, const DType& b, DType* out) {
   const DType& half = ha == Half::None ? b : a;
   const DType& other = ha == Half::None ? a : b;
   if (!other.computes()) return false;
+  if (half_of(half) == Half::BFloat16 && !is_floating(other.scalar)) {
+    *out = half;
+    return true;
+  }
   switch (other.scalar) {
     case ScalarType::Bool: case ScalarType::Int8: case ScalarType::UInt8: *out = half; return true;
     case ScalarType::Int16: case ScalarType::UInt16: *out = DType::of(ScalarType::Float32); return true;
@@ -180,6 +185,26 @@ inline bool scalar_operand_dtype(const DType& a, PyScalarKind k, DType* out) {
   if (r == ScalarType::Other) return false;
   *out = DType::of(r);
   return true;
+}
+
+// The order of kinds NumPy's same_kind casting follows: bool < integer < real floating (the half
+// types too) < complex; 4 for storage-only dtypes, which convert to nothing here.
+inline int kind_rank(const DType& d) {
+  if (half_of(d) != Half::None) return 2;
+  switch (d.kind()) {
+    case DTypeKind::Bool: return 0;
+    case DTypeKind::SignedInt: case DTypeKind::UnsignedInt: return 1;
+    case DTypeKind::RealFloat: return 2;
+    case DTypeKind::ComplexFloat: return 3;
+    default: return 4;
+  }
+}
+constexpr int kind_rank(PyScalarKind k) { return static_cast<int>(k); }  // Bool, Int, Float, Complex
+
+// NumPy's same_kind casting, which in-place operators use: within a kind (float64 -> float32,
+// int64 -> int8) or up the order of kinds (int64 -> float32), never down (float -> int).
+inline bool same_kind_cast(const DType& from, const DType& to) {
+  return kind_rank(from) <= kind_rank(to) && kind_rank(to) < 4;
 }
 
 // Whether the dtype takes part in computation: the 13 standard dtypes and the two half types.

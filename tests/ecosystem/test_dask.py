@@ -28,6 +28,19 @@ SCENARIOS = {
     "x.T @ x": lambda d: d.T @ d,
     "rechunk": lambda d: d.rechunk((7, 3)) * 2.0,
     "rechunk then reduce": lambda d: d.rechunk((30, 8)).sum(axis=0),
+    # Whole-array reductions: Dask finishes them with np.divide(total, np.float64(count)) and
+    # friends on 0-d chunks, NumPy scalars on the left or right of a dlarray array.
+    "mean": lambda d: d.mean(),
+    "std": lambda d: d.std(),
+    "var": lambda d: d.var(),
+    "var ddof 1": lambda d: d.var(ddof=1),
+    "moment 3": lambda d: da.moment(d, 3, axis=0),
+    "nanmean": lambda d: da.nanmean(d),
+    "nanmean axis 1": lambda d: da.nanmean(d, axis=1),
+    "nanstd axis 0": lambda d: da.nanstd(d, axis=0),
+    "nanvar": lambda d: da.nanvar(d),
+    "mean of integers": lambda d: (d * 10.0).astype(np.int64).mean(),
+    "numpy scalar on the left": lambda d: np.float64(2.0) * d - np.float32(1.0),
 }
 
 
@@ -54,7 +67,8 @@ def test_local_cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, distributed.Client(cluster):
-        for name in ("elementwise", "std axis 0", "x.T @ x", "rechunk then reduce"):
+        for name in ("elementwise", "std axis 0", "x.T @ x", "rechunk then reduce", "mean", "std", "var",
+                     "moment 3", "nanmean"):
             fn = SCENARIOS[name]
             got = fn(_dask_of_dlarray()).compute()
             want = fn(da.from_array(A, chunks=(15, 8))).compute(scheduler="threads")

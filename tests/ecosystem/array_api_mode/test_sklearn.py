@@ -15,6 +15,7 @@ from sklearn.decomposition import PCA  # noqa: E402
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis  # noqa: E402
 from sklearn.linear_model import Ridge  # noqa: E402
 from sklearn.metrics import pairwise  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import LabelEncoder, MinMaxScaler, StandardScaler  # noqa: E402
 
 
@@ -62,6 +63,8 @@ ESTIMATORS = {
     "StandardScaler": lambda X, y: StandardScaler().fit_transform(X),
     "MinMaxScaler": lambda X, y: MinMaxScaler().fit_transform(X),
     "LabelEncoder": lambda X, y: LabelEncoder().fit_transform(y),
+    "Pipeline(StandardScaler, PCA, LinearDiscriminantAnalysis).predict_proba": lambda X, y: make_pipeline(
+        StandardScaler(), PCA(n_components=3, svd_solver="full"), LinearDiscriminantAnalysis()).fit(X, y).predict_proba(X),
 }
 
 
@@ -74,11 +77,6 @@ SKLEARN_DIFF_POSITIONAL = pytest.mark.xfail(
     strict=True, raises=TypeError,
     reason="scikit-learn bug: sklearn/metrics/_ranking.py calls xp.diff(a, 2); the standard's "
            "diff takes n as keyword only (diff(x, /, *, axis=-1, n=1, ...))")
-SKLEARN_INT_TRUE_DIVIDE = pytest.mark.xfail(
-    strict=True, raises=TypeError,
-    reason="scikit-learn bug: balanced_accuracy_score divides two integer arrays "
-           "(xp.linalg.diagonal(C) / xp.sum(C, axis=1)); the standard leaves integer true "
-           "division implementation-defined and dlarray, like array-api-strict, raises")
 SKLEARN_NUMPY_DTYPE_TO_XP = pytest.mark.xfail(
     strict=True, raises=TypeError,
     reason="scikit-learn bug: matthews_corrcoef fits its LabelEncoder on np.hstack(...) and "
@@ -105,7 +103,8 @@ def _metric(name):
 
 
 @pytest.mark.parametrize("name", CLASSIFICATION + [
-    pytest.param("balanced_accuracy_score", marks=SKLEARN_INT_TRUE_DIVIDE),
+    # divides an integer confusion-matrix diagonal by integer row sums: float64, as NumPy's
+    "balanced_accuracy_score",
     pytest.param("matthews_corrcoef", marks=SKLEARN_NUMPY_DTYPE_TO_XP),
 ])
 def test_classification_metric(name):
