@@ -181,7 +181,7 @@ from ._core import (  # searching, sorting and set functions (src/core/search_so
 from ._info import __array_namespace_info__  # noqa: F401
 # ---- linear algebra (src/core/linalg_ops.h): matmul in C++, the rest composed over it ----
 from ._core import matmul
-from ._linear_algebra import matrix_transpose, tensordot, vecdot
+from .linalg import matrix_transpose, tensordot, vecdot
 from . import linalg  # noqa: F401  (the linalg extension)
 # ---- end linear algebra ----
 from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)

@@ -3,28 +3,17 @@
 Composed from slicing, `concat` and `subtract` (or `not_equal` for booleans, as NumPy), so it
 runs wherever those do; there is no kernel of its own to keep in step.
 """
-import operator
-
 from . import _core
-
-
-def _int(value, what):
-    if isinstance(value, bool):
-        raise TypeError(f"diff: {what} must be an int, got bool")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"diff: {what} must be an int, got {type(value).__name__}") from None
+from ._args import check_array, int_arg
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     """n-th discrete difference along axis: out[i] = x[i+1] - x[i], applied n times;
     prepend/append (arrays of x's dtype) are joined to x along axis first."""
-    if not isinstance(x, _core.Array):
-        raise TypeError(f"diff: x must be a dlarray.Array, got {type(x).__name__}")
+    check_array(x, "diff")
     if x.ndim == 0:
         raise ValueError("diff: x must have at least one dimension")
-    axis, n = _int(axis, "axis"), _int(n, "n")
+    axis, n = int_arg(axis, "diff", "axis"), int_arg(n, "diff", "n")
     if not -x.ndim <= axis < x.ndim:
         raise IndexError(f"diff: axis {axis} is out of bounds for an array of {x.ndim} dimensions")
     if n < 0:

@@ -184,7 +184,7 @@ void bind_lapack_forms(pyb::module_& la) {
 // vecdot as a raw METH_FASTCALL function: its common call, two real vectors and the default
 // axis, goes straight to matmul (the Python checks around that call cost more than the product
 // itself: 0.75 us against NumPy's dot at 0.55 for 10 elements); every other call goes to the
-// Python composition, dlarray._linear_algebra._vecdot_composed, which checks and reports all.
+// Python composition, dlarray.linalg._vecdot_composed, which checks and reports all.
 PyObject* vecdot_fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   try {
     if (nargs == 2 && !kwnames) {
@@ -199,7 +199,7 @@ PyObject* vecdot_fastcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
     }
     static PyObject* composed = nullptr;  // kept for the process, as the module is
     if (!composed) {
-      PyObject* mod = PyImport_ImportModule("dlarray._linear_algebra");
+      PyObject* mod = PyImport_ImportModule("dlarray.linalg");
       if (!mod) return nullptr;
       composed = PyObject_GetAttrString(mod, "_vecdot_composed");
       Py_DECREF(mod);
