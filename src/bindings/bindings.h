@@ -11,7 +11,7 @@ namespace pyb = pybind11;
 void bind_dtype_device(pyb::module_& m);  // py_dtype_device.cpp
 void bind_array(pyb::module_& m);         // py_array.cpp
 void bind_creation(pyb::module_& m);      // py_creation.cpp
-void bind_dlpack(pyb::module_& m);        // ../dlpack/dlpack_py.cpp
+void bind_dlpack(pyb::module_& m);        // ../dlpack/py_dlpack.cpp
 void bind_introspection(pyb::module_& m); // py_introspection.cpp (allocator stats, build info)
 void bind_elementwise(pyb::module_& m);   // py_elementwise.cpp (67 functions + where)
 void bind_operators(pyb::module_& m);     // py_operators.cpp (Array number slots, comparisons)

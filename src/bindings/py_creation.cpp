@@ -24,7 +24,7 @@
 #include "core/promotion.h"
 #include "core/runtime.h"
 #include "dlpack/copy_error.h"
-#include "dlpack/dlpack_py.h"
+#include "bindings/py_dlpack.h"
 #include "dlpack/type_strings.h"
 
 namespace dla::py {

@@ -27,7 +27,7 @@
 #include "bindings/py_dtype_device.h"
 #include "core/errors.h"
 #include "core/runtime.h"
-#include "dlpack/stream_sync.h"
+#include "bindings/py_dlpack.h"
 
 namespace dla::py {
 namespace {

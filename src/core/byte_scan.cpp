@@ -8,7 +8,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define DLA_BYTE_SCAN_AVX512 1
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #endif
 
 namespace dla {

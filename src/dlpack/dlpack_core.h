@@ -1,8 +1,8 @@
 // dlpack_core.h — DLPack export and import between dla::Array and DLManagedTensor(Versioned).
 //
 // No Python here: these functions build and consume the C structs. Capsules, keyword
-// handling and peers' exchange tables are in dlpack_py.cpp; the C table dlarray publishes
-// is in exchange_api.cpp.
+// handling and peers' exchange tables are in py_dlpack.cpp; the C table dlarray publishes
+// is in py_exchange_api.cpp.
 #pragma once
 #include <cstdint>
 

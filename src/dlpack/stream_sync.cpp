@@ -1,15 +1,13 @@
 // stream_sync.cpp — stream validation and cross-stream ordering for DLPack exchange.
 #include "dlpack/stream_sync.h"
 
-#include <pybind11/pybind11.h>
-
 #include <string>
 
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/runtime.h"
 
-namespace dla::py {
+namespace dla {
 namespace {
 
 // Sentinel handles with the CUDA runtime's meaning (cudaStreamLegacy, cudaStreamPerThread).
@@ -20,9 +18,9 @@ bool is_gpu(DeviceKind k) { return k == DeviceKind::CUDA || k == DeviceKind::ROC
 
 }  // namespace
 
-StreamRequest parse_stream_request(Device target, PyObject* stream) {
+StreamRequest stream_request(Device target, std::optional<int64_t> stream) {
   StreamRequest req;
-  const bool none = !stream || stream == Py_None;
+  const bool none = !stream;
   // Managed memory is device memory to a CUDA consumer that names its stream.
   const bool cuda_rules = target.kind == DeviceKind::CUDA || (target.kind == DeviceKind::CUDAManaged && !none);
   if (!cuda_rules && target.kind != DeviceKind::ROCM) {
@@ -32,10 +30,7 @@ StreamRequest parse_stream_request(Device target, PyObject* stream) {
     req.host = target.kind != DeviceKind::CPU;
     return req;
   }
-  if (!none && !PyLong_Check(stream))
-    throw TypeError("__dlpack__: stream must be an int or None");
-  long long v = none ? (cuda_rules ? 1 : 0) : PyLong_AsLongLong(stream);
-  if (v == -1 && PyErr_Occurred()) throw pybind11::error_already_set();
+  const int64_t v = none ? (cuda_rules ? 1 : 0) : *stream;
   if (v == -1) return req;  // consumer asks for no synchronisation
   if (v < -1) throw ValueError("__dlpack__: stream must be >= -1, got " + std::to_string(v));
   if (cuda_rules) {
@@ -79,26 +74,26 @@ Array copy_for_consumer(const Array& a, Device target, const StreamRequest& req)
   return copy_to(a, target, req.sync ? req.consumer : nullptr);
 }
 
-PyObject* consumer_stream_argument(Device src) {
-  if (!is_gpu(src.kind)) return nullptr;
+std::optional<intptr_t> consumer_stream_value(Device src) {
+  if (!is_gpu(src.kind)) return std::nullopt;
   DeviceRuntime* rt = find_runtime(src.kind);
   StreamHandle s = rt ? rt->current_stream(src.index) : nullptr;
   if (src.kind == DeviceKind::CUDA) {
     // Our default stream is the legacy default stream, which DLPack spells 1.
-    if (s == nullptr || s == kLegacyDefault) return PyLong_FromLong(1);
-    return PyLong_FromVoidPtr(s);
+    if (s == nullptr || s == kLegacyDefault) return 1;
+    return reinterpret_cast<intptr_t>(s);
   }
-  return s ? PyLong_FromVoidPtr(s) : PyLong_FromLong(0);
+  return s ? reinterpret_cast<intptr_t>(s) : 0;
 }
 
-void order_after_peer(const Array& a, const DLPackExchangeAPI* api) {
+bool order_after_peer(const Array& a, const DLPackExchangeAPI* api) {
   Device d = a.device();
-  if (!is_gpu(d.kind)) return;
+  if (!is_gpu(d.kind)) return true;
   void* theirs = nullptr;
-  if (api->current_work_stream(static_cast<DLDeviceType>(d.kind), d.index, &theirs) != 0)
-    throw pybind11::error_already_set();
+  if (api->current_work_stream(static_cast<DLDeviceType>(d.kind), d.index, &theirs) != 0) return false;
   // The peer's NULL is its default stream; to our runtime NULL would mean our current one.
   runtime_for(d).stream_wait(d, theirs ? theirs : kDefaultStream, nullptr);
+  return true;
 }
 
-}  // namespace dla::py
+}  // namespace dla

@@ -6,13 +6,16 @@
 // event recorded on its own stream, never a device-wide synchronisation. Pinned host memory
 // takes only None and, like managed memory with None, is handed over with our stream
 // finished, since its consumer reads it from the host.
+// Plain C++: the Python glue (reading `stream=`, making the int a producer is handed) is in
+// src/bindings/py_dlpack.cpp.
 #pragma once
-#include <Python.h>
+#include <cstdint>
+#include <optional>
 
 #include "core/array.h"
 #include "dlpack/dlpack.h"
 
-namespace dla::py {
+namespace dla {
 
 struct StreamRequest {
   bool sync = false;                 // false for CPU and for stream=-1
@@ -20,15 +23,16 @@ struct StreamRequest {
   StreamHandle consumer = nullptr;   // the consumer's stream (native handle, or kDefaultStream)
 };
 
-// Validates `stream` (may be nullptr/None) for exports on `target`; ValueError/TypeError on misuse.
-StreamRequest parse_stream_request(Device target, PyObject* stream);
+// Validates a `stream=` value for exports on `target` (nullopt: None); ValueError on misuse.
+StreamRequest stream_request(Device target, std::optional<int64_t> stream);
 // Producer side, zero-copy: consumer's stream waits for our pending work on `a`.
 void make_consumer_wait(const Array& a, const StreamRequest& req);
 // Producer side, a copy was needed: ordered after our work, performed on the consumer's stream.
 Array copy_for_consumer(const Array& a, Device target, const StreamRequest& req);
-// Consumer side: the `stream=` value to pass a producer on `src` (new reference), or nullptr for CPU.
-PyObject* consumer_stream_argument(Device src);
+// Consumer side: the `stream=` value to pass a producer on `src`, or nullopt (None) for CPU.
+std::optional<intptr_t> consumer_stream_value(Device src);
 // Consumer side through a peer's C table: our stream waits for the peer's current stream.
-void order_after_peer(const Array& a, const DLPackExchangeAPI* api);
+// False when the peer's current_work_stream failed (it has set its error for the caller).
+bool order_after_peer(const Array& a, const DLPackExchangeAPI* api);
 
-}  // namespace dla::py
+}  // namespace dla

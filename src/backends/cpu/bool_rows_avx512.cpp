@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 
 namespace dla::cpu {
 namespace {

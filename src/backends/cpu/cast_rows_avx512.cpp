@@ -18,7 +18,7 @@
 #include <type_traits>
 
 #include "backends/cpu/cast_kernels.h"
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "core/convert.h"
 
 namespace dla::cpu {

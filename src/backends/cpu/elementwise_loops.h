@@ -34,7 +34,7 @@
 #include <utility>
 
 #include "core/elementwise_functors.h"
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/int_divide.h"
 #include "core/elementwise_ops.h"
 

@@ -1,6 +1,6 @@
 // exp_log_f64.cpp — the float64 exp/log family for the vectorizer (see exp_log_f64.h).
 #include "backends/cpu/exp_log_f64.h"
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/math_avx2_f64.h"
 #include "backends/cpu/math_avx512_f64.h"
 

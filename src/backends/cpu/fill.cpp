@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "core/dispatch.h"
 #include "core/errors.h"
 #include "core/runtime.h"

@@ -1,7 +1,7 @@
 // float32_math.cpp — float32 exp, log, sin and cos on AVX2 + FMA, 8 lanes a vector (see
 // float32_math.h); on AVX-512 the loops of math_avx512_f32.cpp run instead.
 #include "backends/cpu/float32_math.h"
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/log_f32_table.h"
 #include "backends/cpu/math_avx512_f32.h"
 #include "backends/cpu/trig_f64.h"

@@ -1,6 +1,6 @@
 // half_convert.cpp — row conversions between the half types and float32 (see half_convert.h).
 #include "backends/cpu/half_convert.h"
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 
 #include <immintrin.h>
 

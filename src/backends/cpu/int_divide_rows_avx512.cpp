@@ -3,7 +3,7 @@
 
 #include <immintrin.h>
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/int_divide.h"
 
 namespace dla::cpu {

@@ -2,7 +2,7 @@
 #include "backends/cpu/math_avx2_f64.h"
 
 #include "backends/cpu/avx2_row.h"
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/trig_f64.h"
 
 #include <cmath>

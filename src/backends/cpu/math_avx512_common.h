@@ -4,7 +4,7 @@
 #pragma once
 #include <immintrin.h>
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 
 // Every helper carries the loops' target: intrinsics only inline into functions compiled for it.
 #define DLA_V512 __attribute__((target(DLA_AVX512_TARGET), always_inline)) inline

@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <memory>
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/elementwise_loops.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd_minmax.h"

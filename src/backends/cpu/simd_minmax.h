@@ -26,7 +26,7 @@
 #include <immintrin.h>
 #endif
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "core/elementwise_functors.h"
 
 namespace dla::cpu {

@@ -3,7 +3,7 @@
 // (simd_sort_avx2.cpp) on CPUs without AVX-512.
 #include "backends/cpu/simd_sort.h"
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/simd_quicksort.h"
 
 namespace dla::cpu {

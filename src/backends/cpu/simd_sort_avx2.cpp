@@ -5,7 +5,7 @@
 #define DLA_SORT_ISA_AVX2
 #include "backends/cpu/simd_sort.h"
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/simd_quicksort.h"
 
 namespace dla::cpu {

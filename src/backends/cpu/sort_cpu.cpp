@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/order_keys.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/radix_sort.h"

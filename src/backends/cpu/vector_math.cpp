@@ -3,7 +3,7 @@
 #include "backends/cpu/vector_math.h"
 
 #include "backends/cpu/avx2_row.h"
-#include "backends/cpu/cpu_features.h"
+#include "core/cpu_features.h"
 #include "backends/cpu/exp_log_f64.h"
 #include "backends/cpu/float32_math.h"
 #include "backends/cpu/libmvec_rows.h"

@@ -1,4 +1,4 @@
-// dlpack_abi.cpp — _core._dlpack_abi_layout(): the layout of src/dlpack/dlpack.h as compiled.
+// py_dlpack_abi.cpp — _core._dlpack_abi_layout(): the layout of src/dlpack/dlpack.h as compiled.
 //
 // The DLPack ABI is a published standard; tests/test_dlpack_abi.py compares this report
 // with the published sizes and with a C probe compiled against a peer's dlpack.h, so a
@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "dlpack/dlpack.h"
-#include "dlpack/dlpack_diag.h"
+#include "bindings/py_dlpack_diag.h"
 
 namespace dla::py {
 namespace {

@@ -1,4 +1,4 @@
-// dlpack_py.cpp — the Python protocol: Array.__dlpack__, Array.__dlpack_device__, from_dlpack.
+// py_dlpack.cpp — the Python protocol: Array.__dlpack__, Array.__dlpack_device__, from_dlpack.
 //
 // Producer and consumer follow the array API 2023.12+ rules and DLPack 1.3 (see
 // ../shared/docs/dlpack.md): versioned capsules when the consumer allows, legacy otherwise;
@@ -24,10 +24,9 @@
 #include "dlpack/copy_error.h"
 #include "dlpack/counters.h"
 #include "dlpack/dlpack_core.h"
-#include "dlpack/dlpack_diag.h"
-#include "dlpack/dlpack_py.h"
-#include "dlpack/exchange_api.h"
-#include "dlpack/stream_sync.h"
+#include "bindings/py_dlpack.h"
+#include "bindings/py_dlpack_diag.h"
+#include "bindings/py_exchange_api.h"
 
 namespace dla::py {
 namespace {
@@ -477,7 +476,8 @@ DLA_HOT Array import_via_protocol(PyObject* x, const Device* want, int copy, boo
     // be on (the requested one when dl_device asks for a move; none for host memory).
     Device src_dev = producer_device(x);
     const bool moving = want && *want != src_dev;
-    stream = consumer_stream_argument(moving ? *want : src_dev);
+    if (const std::optional<intptr_t> value = consumer_stream_value(moving ? *want : src_dev))
+      stream = PyLong_FromSsize_t(*value);
   }
   // An explicit device is always passed on, so the producer sees the consumer's full request.
   if (want && !PyErr_Occurred()) dl_device = Py_BuildValue("(ii)", static_cast<int>(want->kind), want->index);
@@ -545,7 +545,7 @@ bool import_via_table(PyObject* x, const DLPackExchangeAPI* api, int copy, Array
     if (copy == 1) return false;
     refuse_view(x, what);
   }
-  order_after_peer(*out, api);
+  if (!order_after_peer(*out, api)) throw pyb::error_already_set();
   return true;
 }
 
@@ -667,6 +667,18 @@ DLA_HOT Array import_dlpack_impl(PyObject* x, const Device* want, int copy, bool
   return a;
 }
 }  // namespace
+
+StreamRequest parse_stream_request(Device target, PyObject* stream) {
+  if (!stream || stream == Py_None) return stream_request(target, std::nullopt);
+  if (!PyLong_Check(stream)) {
+    // Where streams do not exist the value is refused for that reason first (ValueError).
+    stream_request(target, int64_t{0});
+    throw TypeError("__dlpack__: stream must be an int or None");
+  }
+  const long long v = PyLong_AsLongLong(stream);
+  if (v == -1 && PyErr_Occurred()) throw pyb::error_already_set();
+  return stream_request(target, int64_t{v});
+}
 
 Array import_dlpack(PyObject* x, const Device* want, int copy, bool* copied, bool use_peer_tables) {
   return import_dlpack_impl(x, want, copy, copied, use_peer_tables, false);

@@ -1,4 +1,4 @@
-// dlpack_diag.cpp — _dlpack_counters() and _exchange_loop(): what tests and benchmarks need
+// py_dlpack_diag.cpp — _dlpack_counters() and _exchange_loop(): what tests and benchmarks need
 // to see inside the exchange.
 //
 // _exchange_loop runs one exchange-table operation n times in C++, so benchmarks can
@@ -10,9 +10,9 @@
 #include "bindings/py_array.h"
 #include "core/errors.h"
 #include "dlpack/counters.h"
-#include "dlpack/dlpack_diag.h"
-#include "dlpack/dlpack_py.h"
-#include "dlpack/exchange_api.h"
+#include "bindings/py_dlpack_diag.h"
+#include "bindings/py_dlpack.h"
+#include "bindings/py_exchange_api.h"
 
 namespace dla::py {
 namespace {

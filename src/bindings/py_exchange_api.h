@@ -1,4 +1,4 @@
-// exchange_api.h — dlarray's own DLPackExchangeAPI (producer side) and peers' tables (consumer side).
+// py_exchange_api.h — dlarray's own DLPackExchangeAPI (producer side) and peers' tables (consumer side).
 #pragma once
 #include <Python.h>
 

@@ -1,8 +1,8 @@
-// exchange_api.cpp — the DLPackExchangeAPI dlarray publishes, and the lookup of peers' tables.
+// py_exchange_api.cpp — the DLPackExchangeAPI dlarray publishes, and the lookup of peers' tables.
 //
 // Every function here is a C entry point: each body is wrapped so that a C++ exception
 // becomes an error return (SetError for the allocator, a Python exception otherwise).
-#include "dlpack/exchange_api.h"
+#include "bindings/py_exchange_api.h"
 
 #include <pybind11/pybind11.h>
 
