@@ -1,12 +1,11 @@
-// cast.cpp — dtype-converting copies on the host (astype, asarray(dtype=), fills).
+// cast.cpp — the CPU's dtype-converting loops over host memory (astype, asarray(dtype=), fills).
 //
 // Rows over convert() (core/convert.h): cast_kernels.h's for every (to, from) pair of the 13
 // computing dtypes, and those of float16 and bfloat16 here; float -> integer conversions of NaN and
 // out-of-range values are defined (saturating to the target's range, NaN -> 0) instead of
-// being C++ undefined behaviour.
-#include "core/cast.h"
-
-#include "core/array.h"
+// being C++ undefined behaviour. core/cast.cpp checks the pair and the shapes, copies an
+// overlapping source and routes float16 <-> bfloat16 through float32 before these run.
+#include "backends/cpu/cast.h"
 
 #include <array>
 #include <cmath>
@@ -17,12 +16,11 @@
 #include "backends/cpu/cast_kernels.h"
 #include "backends/cpu/half_convert.h"
 #include "core/convert.h"
-#include "core/copy.h"
 #include "core/dispatch.h"
 #include "core/half.h"
 #include "core/strided_loop.h"
 
-namespace dla {
+namespace dla::cpu {
 namespace {
 
 using RowFn = void (*)(char**, const int64_t*, int64_t);
@@ -35,9 +33,9 @@ void half_row(char** p, const int64_t* s, int64_t n) {
   constexpr Half kHalf = Bf16 ? Half::BFloat16 : Half::Float16;
   if constexpr (std::is_same_v<T, float>) {  // the common pair: whole rows, vector conversions
     if constexpr (ToHalf) {
-      if (s[1] == sizeof(float)) return cpu::narrow_half_row(kHalf, reinterpret_cast<const float*>(src), d, s[0], n);
+      if (s[1] == sizeof(float)) return narrow_half_row(kHalf, reinterpret_cast<const float*>(src), d, s[0], n);
     } else {
-      if (s[0] == sizeof(float)) return cpu::widen_half_row(kHalf, src, s[1], reinterpret_cast<float*>(d), n);
+      if (s[0] == sizeof(float)) return widen_half_row(kHalf, src, s[1], reinterpret_cast<float*>(d), n);
     }
   }
   for (int64_t i = 0; i < n; ++i, d += s[0], src += s[1]) {
@@ -72,47 +70,13 @@ RowFn pick_row(const DType& to, const DType& from) {
       using T = typename decltype(tt)::type;
       return hf == Half::BFloat16 ? half_row<false, true, T> : half_row<false, false, T>;
     });
-  return cpu::cast_rows()[static_cast<int>(to.scalar)][static_cast<int>(from.scalar)];
+  return cast_rows()[static_cast<int>(to.scalar)][static_cast<int>(from.scalar)];
 }
-
-DeviceCast g_device_casts[32] = {};
 
 }  // namespace
 
-void register_device_cast(DeviceKind kind, DeviceCast fn) {
-  const int k = static_cast<int>(kind);
-  if (k >= 0 && k < 32) g_device_casts[k] = fn;
-}
-
-bool can_convert(const DType& to, const DType& from) {
-  auto ok = [](const DType& d) { return d.computes() || half_of(d) != Half::None; };
-  return ok(to) && ok(from);
-}
-
-void cast_into(const Array& dst, const Array& src) {
-  if (dst.dtype() == src.dtype()) return copy_into(dst, src);
-  if (!can_convert(dst.dtype(), src.dtype()))
-    throw TypeError("cannot convert " + src.dtype().name() + " to " + dst.dtype().name() +
-                    ": the float8, float6 and float4 formats are storage-only here (held, exchanged and "
-                    "copied, not converted); conversions exist among the 13 standard dtypes, float16 and "
-                    "bfloat16");
-  if (dst.shape() != src.shape())
-    throw ValueError("cast: shape mismatch " + shape_str(dst.shape()) + " vs " + shape_str(src.shape()));
-  if (!dst.device().host_accessible() || !src.device().host_accessible()) {
-    const int k = static_cast<int>(dst.device().kind);
-    if (k >= 0 && k < 32 && g_device_casts[k]) return g_device_casts[k](dst, src);
-    throw NotImplementedError("dtype conversion on device '" + dst.device().str() + "' is not available yet");
-  }
-  // The rows assume their input and output apart (their loops vectorize without alias checks):
-  // a source that overlaps the destination is converted from a copy.
-  if (may_overlap(dst, src)) return cast_into(dst, copy_to(src, src.device()));
+void cast_host(const Array& dst, const Array& src) {
   RowFn row = pick_row(dst.dtype(), src.dtype());
-  if (!row) {  // float16 <-> bfloat16: via float32
-    Array mid = Array::empty(src.shape(), DType::of(ScalarType::Float32), src.device());
-    cast_into(mid, src);
-    cast_into(dst, mid);
-    return;
-  }
   Dims ds(dst.ndim()), ss(src.ndim());
   for (int i = 0; i < dst.ndim(); ++i) {
     ds[i] = dst.stride(i) * dst.itemsize();
@@ -122,10 +86,5 @@ void cast_into(const Array& dst, const Array& src) {
   for_each_row(L, std::array<char*, 2>{dst.data(), src.data()}, row);
 }
 
-Array cast_to(const Array& src, DType dtype) {
-  Array out = Array::empty(src.shape(), dtype, src.device());
-  cast_into(out, src);
-  return out;
-}
 
-}  // namespace dla
+}  // namespace dla::cpu

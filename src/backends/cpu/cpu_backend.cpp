@@ -7,7 +7,11 @@
 #include <new>
 #include <string>
 
+#include "backends/cpu/cast.h"
+#include "backends/cpu/fill.h"
 #include "core/allocator.h"
+#include "core/array.h"
+#include "core/cast.h"
 #include "core/checked_size.h"
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -190,6 +194,9 @@ class CpuRuntime final : public DeviceRuntime {
   }
   void synchronize(Device, StreamHandle) override {}
   void stream_wait(Device, StreamHandle, StreamHandle) override {}
+  void fill(const Array& dst, const void* elem, StreamHandle) override {
+    cpu::fill_host(dst, static_cast<const char*>(elem));
+  }
 };
 
 struct Registrar {
@@ -197,6 +204,7 @@ struct Registrar {
     static CpuRuntime runtime;
     register_allocator(DeviceKind::CPU, &instance());
     register_runtime(DeviceKind::CPU, &runtime);
+    register_device_cast(DeviceKind::CPU, &cpu::cast_host);  // every host-readable memory's casts
   }
 } registrar;
 

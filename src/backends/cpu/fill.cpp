@@ -1,17 +1,16 @@
-// fill.cpp — scalar fills (host loops here, device kernels through the runtime) and host arange.
-#include "core/fill.h"
+// fill.cpp — the CPU's fill loops: one value into every element of host memory, any strides
+// (the CPU runtime's fill; core/fill.cpp decides which device fills).
+#include "backends/cpu/fill.h"
 
 #include <array>
 #include <cstdint>
 #include <cstring>
 
 #include "core/cpu_features.h"
-#include "core/dispatch.h"
 #include "core/errors.h"
-#include "core/runtime.h"
 #include "core/strided_loop.h"
 
-namespace dla {
+namespace dla::cpu {
 namespace {
 
 // A contiguous row of n elements of Words words each, all `value`. Also compiled for AVX2,
@@ -44,7 +43,7 @@ void fill_rows(const Array& dst, const char* elem) {
     if (s[0] == item && one_byte) {
       std::memset(p[0], elem[0], size_t(n * item));
     } else if (s[0] == item) {
-      if (cpu::vector_level() != cpu::VectorLevel::None)
+      if (vector_level() != VectorLevel::None)
         store_row_avx2<U, Words>(reinterpret_cast<U*>(p[0]), value, n);
       else
         store_row<U, Words>(reinterpret_cast<U*>(p[0]), value, n);
@@ -53,6 +52,8 @@ void fill_rows(const Array& dst, const char* elem) {
     }
   });
 }
+
+}  // namespace
 
 void fill_host(const Array& dst, const char* elem) {
   switch (dst.itemsize()) {
@@ -65,42 +66,4 @@ void fill_host(const Array& dst, const char* elem) {
   throw TypeError("fill: unsupported element size for dtype " + dst.dtype().name());
 }
 
-}  // namespace
-
-void fill(const Array& dst, const Scalar& s) {
-  if (dst.size() == 0) return;
-  if (dst.dtype().is_subbyte()) throw TypeError("fill: sub-byte dtype " + dst.dtype().name() + " is storage-only");
-  alignas(16) char elem[16];
-  store_scalar(dst.dtype(), s, elem);
-  if (dst.readonly()) throw ValueError("assignment destination is read-only");
-  const Device d = dst.device();
-  if (!d.host_accessible()) return runtime_for(d).fill(dst, elem, nullptr);  // a kernel on the current stream
-  sync_for_host(d);
-  fill_host(dst, elem);
-}
-
-Array arange_host(const Scalar& start, const Scalar& step, int64_t n, DType dtype) {
-  Array out = Array::empty(Dims{n}, dtype, Device{});
-  visit_scalar(dtype.scalar, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* d = reinterpret_cast<T*>(out.data());
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      // Exact integer arithmetic, modulo 2**64 (so wrapping like the dtype when a value
-      // overflows it, and defined behaviour when start + i * step leaves int64 on the way).
-      const uint64_t a = start.kind == Scalar::Kind::UInt ? start.u : uint64_t(start.i);
-      const uint64_t b = step.kind == Scalar::Kind::UInt ? step.u : uint64_t(step.i);
-      for (int64_t i = 0; i < n; ++i) d[i] = T(a + uint64_t(i) * b);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      for (int64_t i = 0; i < n; ++i) d[i] = (start.as_double() + double(i) * step.as_double()) != 0;
-    } else {
-      const double a = start.as_double(), b = step.as_double();
-      for (int64_t i = 0; i < n; ++i) {
-        Scalar v = Scalar::of_float(a + double(i) * b);
-        store_scalar(dtype, v, d + i);
-      }
-    }
-  });
-  return out;
-}
-
-}  // namespace dla
+}  // namespace dla::cpu

@@ -1,4 +1,5 @@
-// creation.cpp — host kernels for eye, linspace and tril/triu.
+// creation.cpp — eye, linspace and tril/triu, computed on the host and moved to the requested
+// device (device-independent: plain C++ over host memory).
 #include "core/creation.h"
 
 #include <algorithm>

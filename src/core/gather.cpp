@@ -1,4 +1,5 @@
-// gather.cpp — host kernels for gather_blocks / scatter_blocks (advanced indexing).
+// gather.cpp — host byte movers for gather_blocks / scatter_blocks (advanced indexing), in core
+// beside copy.cpp's strided copies: plain C++ over host memory, no ISA-specific code.
 //
 // The common cases are one element per block (x[idx] on a 1-d array, masks over all axes),
 // which become a tight loop over the offsets with a fixed-size element type, and large
