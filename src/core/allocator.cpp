@@ -1,16 +1,13 @@
-// allocator.cpp — the allocator registry and shared counters.
+// allocator.cpp — the allocator lookup (through the backend registry, core/backend.h) and
+// shared counters.
 #include "core/allocator.h"
 
 #include <string>
 
+#include "core/backend.h"
 #include "core/errors.h"
 
 namespace dla {
-namespace {
-// Indexed by DLDeviceType value; DLPack's enum is small and dense.
-constexpr int kMaxKinds = 32;
-Allocator* g_allocators[kMaxKinds] = {};
-}  // namespace
 
 void AllocatorStats::on_alloc(int64_t n) {
   allocations.fetch_add(1, std::memory_order_relaxed);
@@ -25,14 +22,7 @@ void AllocatorStats::on_free(int64_t n) {
   bytes_in_use.fetch_sub(n, std::memory_order_relaxed);
 }
 
-void register_allocator(DeviceKind kind, Allocator* allocator) {
-  g_allocators[static_cast<int>(kind)] = allocator;
-}
-
-Allocator* find_allocator(DeviceKind kind) {
-  int k = static_cast<int>(kind);
-  return (k >= 0 && k < kMaxKinds) ? g_allocators[k] : nullptr;
-}
+Allocator* find_allocator(DeviceKind kind) { return backend_of(kind).allocator; }
 
 Allocator& allocator_for(DeviceKind kind) {
   if (Allocator* a = find_allocator(kind)) return *a;

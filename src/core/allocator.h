@@ -40,7 +40,6 @@ class Allocator {
   virtual const AllocatorStats& stats() const = 0;
 };
 
-void register_allocator(DeviceKind kind, Allocator* allocator);
 // The allocator for a kind; throws ValueError when no backend provides one in this build.
 Allocator& allocator_for(DeviceKind kind);
 Allocator* find_allocator(DeviceKind kind);

@@ -3,6 +3,7 @@
 // memory: the CPU's, registered as DeviceKind::CPU's cast).
 #include "core/cast.h"
 
+#include "core/backend.h"
 #include "core/copy.h"
 #include "core/errors.h"
 #include "core/half.h"
@@ -10,19 +11,9 @@
 namespace dla {
 namespace {
 
-DeviceCast g_device_casts[32] = {};
-
-DeviceCast cast_for(DeviceKind kind) {
-  const int k = static_cast<int>(kind);
-  return k >= 0 && k < 32 ? g_device_casts[k] : nullptr;
-}
+DeviceCast cast_for(DeviceKind kind) { return backend_of(kind).cast; }
 
 }  // namespace
-
-void register_device_cast(DeviceKind kind, DeviceCast fn) {
-  const int k = static_cast<int>(kind);
-  if (k >= 0 && k < 32) g_device_casts[k] = fn;
-}
 
 bool can_convert(const DType& to, const DType& from) {
   auto ok = [](const DType& d) { return d.computes() || half_of(d) != Half::None; };

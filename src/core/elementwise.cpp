@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/backend.h"
 #include "core/broadcast.h"
 #include "core/cast.h"
 #include "core/copy.h"
@@ -16,11 +17,8 @@
 namespace dla {
 namespace {
 
-ElementwiseExecutor g_executors[16] = {};
-
 ElementwiseExecutor executor_for(Device d) {
-  const int k = static_cast<int>(d.kind);
-  ElementwiseExecutor fn = (k >= 0 && k < 16) ? g_executors[k] : nullptr;
+  ElementwiseExecutor fn = backend_of(d.kind).elementwise;
   if (!fn) throw NotImplementedError("elementwise operations on device '" + d.str() + "' are not available yet");
   return fn;
 }
@@ -168,11 +166,6 @@ const char* kinds_description(uint8_t kinds) {
     case kKindAny: return "any";
   }
   return "a supported";
-}
-
-void register_elementwise_executor(DeviceKind kind, ElementwiseExecutor fn) {
-  const int k = static_cast<int>(kind);
-  if (k >= 0 && k < 16) g_executors[k] = fn;
 }
 
 // x ** 2 and, for real floating x, x ** -1 with a Python-scalar exponent run as x * x and 1 / x: a

@@ -108,6 +108,5 @@ Array elementwise(OpId op, const Array& a, const Array& b);
 // Per-device execution. The CPU backend registers itself; other devices raise
 // NotImplementedError until their backend registers an executor.
 using ElementwiseExecutor = void (*)(ElementwisePlan& plan);
-void register_elementwise_executor(DeviceKind kind, ElementwiseExecutor fn);
 
 }  // namespace dla

@@ -7,25 +7,15 @@
 #include <vector>
 
 #include "core/broadcast.h"
+#include "core/backend.h"
 #include "core/cast.h"
 #include "core/promotion.h"
 
 namespace dla {
-namespace {
-
-const LinalgKernels* g_kernels[16] = {};
-
-}  // namespace
-
-void register_linalg_kernels(DeviceKind kind, const LinalgKernels* kernels) {
-  const int k = static_cast<int>(kind);
-  if (k >= 0 && k < 16) g_kernels[k] = kernels;
-}
 
 const LinalgKernels& linalg_kernels_for(const Array& x, const char* fname) {
   // Host-accessible memory (pinned, managed) is computed on by the CPU kernels.
-  const int k = static_cast<int>(x.device().host_accessible() ? DeviceKind::CPU : x.device().kind);
-  const LinalgKernels* r = (k >= 0 && k < 16) ? g_kernels[k] : nullptr;
+  const LinalgKernels* r = backend_of(x.device().host_accessible() ? DeviceKind::CPU : x.device().kind).linalg;
   if (!r) throw NotImplementedError(std::string(fname) + " on device '" + x.device().str() + "' is not available yet");
   return *r;
 }

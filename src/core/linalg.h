@@ -64,7 +64,6 @@ struct LinalgKernels {
   void (*matmul)(const Array& out, const Array& a, const Array& b);
   void (*lapack)(const LapackJob& job);
 };
-void register_linalg_kernels(DeviceKind kind, const LinalgKernels* kernels);
 const LinalgKernels& linalg_kernels_for(const Array& x, const char* fname);
 
 // ---- the C++ entries ---------------------------------------------------------------------------

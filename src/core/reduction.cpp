@@ -12,17 +12,16 @@
 #include "core/fill.h"
 #include "core/half.h"
 #include "core/promotion.h"
+#include "core/backend.h"
 #include "core/tree_reduce.h"
 
 namespace dla {
 namespace {
 
-const ReductionKernels* g_kernels[16] = {};
-
 const ReductionKernels& kernels_for(const Array& x, const char* fname) {
   // Host-accessible memory (pinned, managed) is folded by the CPU kernels.
-  const int k = static_cast<int>(x.device().host_accessible() ? DeviceKind::CPU : x.device().kind);
-  const ReductionKernels* r = (k >= 0 && k < 16) ? g_kernels[k] : nullptr;
+  const ReductionKernels* r =
+      backend_of(x.device().host_accessible() ? DeviceKind::CPU : x.device().kind).reductions;
   if (!r) throw NotImplementedError(std::string(fname) + " on device '" + x.device().str() + "' is not available yet");
   return *r;
 }
@@ -107,11 +106,6 @@ Array drop_reduced_axes(const Array& out, const bool* reduced) {
       strides.push_back(out.stride(d));
     }
   return out.view(std::move(shape), std::move(strides), out.byte_offset());
-}
-
-void register_reduction_kernels(DeviceKind kind, const ReductionKernels* kernels) {
-  const int k = static_cast<int>(kind);
-  if (k >= 0 && k < 16) g_kernels[k] = kernels;
 }
 
 DType reduction_result_dtype(ReduceOpId op, DType x, const DType* dtype) {

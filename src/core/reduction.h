@@ -22,7 +22,6 @@ struct ReductionKernels {
   // The running fold along `axis`, in place: out[..., i, ...] = out[..., i-1, ...] (op) out[..., i, ...].
   void (*scan)(FoldOp op, const Array& out, int axis);
 };
-void register_reduction_kernels(DeviceKind kind, const ReductionKernels* kernels);
 
 // A keepdims-shaped result without the axes where reduced[d] (a view).
 Array drop_reduced_axes(const Array& out, const bool* reduced);

@@ -1,25 +1,16 @@
-// runtime.cpp — the runtime registry.
+// runtime.cpp — the runtime lookup (through the backend registry, core/backend.h) and the
+// defaults of DeviceRuntime.
 #include "core/runtime.h"
 
 #include <string>
 
 #include "core/array.h"
+#include "core/backend.h"
 #include "core/errors.h"
 
 namespace dla {
-namespace {
-constexpr int kMaxKinds = 32;
-DeviceRuntime* g_runtimes[kMaxKinds] = {};
-}  // namespace
 
-void register_runtime(DeviceKind kind, DeviceRuntime* runtime) {
-  g_runtimes[static_cast<int>(kind)] = runtime;
-}
-
-DeviceRuntime* find_runtime(DeviceKind kind) {
-  int k = static_cast<int>(kind);
-  return (k >= 0 && k < kMaxKinds) ? g_runtimes[k] : nullptr;
-}
+DeviceRuntime* find_runtime(DeviceKind kind) { return backend_of(kind).runtime; }
 
 void DeviceRuntime::copy_strided(const Array& dst, const Array&, StreamHandle) {
   throw NotImplementedError("strided copies on device '" + dst.device().str() +

@@ -51,7 +51,6 @@ class DeviceRuntime {
   virtual std::string why_unavailable() { return {}; }
 };
 
-void register_runtime(DeviceKind kind, DeviceRuntime* runtime);
 DeviceRuntime* find_runtime(DeviceKind kind);
 // Throws ValueError naming the device when its kind has no runtime or the index is out of range.
 DeviceRuntime& runtime_for(Device device);

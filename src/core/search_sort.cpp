@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/backend.h"
 #include "core/cast.h"
 #include "core/copy.h"
 #include "core/errors.h"
@@ -12,13 +13,10 @@
 namespace dla {
 namespace {
 
-const SearchSortKernels* g_kernels[16] = {};
-
 // The table of x's device, or null.
 const SearchSortKernels* table_for(const Array& x) {
   // Host-accessible memory (pinned, managed) is searched and sorted by the CPU kernels.
-  const int k = static_cast<int>(x.device().host_accessible() ? DeviceKind::CPU : x.device().kind);
-  return (k >= 0 && k < 16) ? g_kernels[k] : nullptr;
+  return backend_of(x.device().host_accessible() ? DeviceKind::CPU : x.device().kind).search_sort;
 }
 
 [[noreturn]] void not_available(const Array& x, const char* fname) {
@@ -76,11 +74,6 @@ Array flat(const Array& x) {
 }
 
 }  // namespace
-
-void register_search_sort_kernels(DeviceKind kind, const SearchSortKernels* kernels) {
-  const int k = static_cast<int>(kind);
-  if (k >= 0 && k < 16) g_kernels[k] = kernels;
-}
 
 Array scalar_as_array(const Scalar& s, PyScalarKind kind, const Array& partner, const char* fname, const char* what) {
   const ScalarType t = partner.dtype().computes() ? scalar_operand_type(partner.dtype().scalar, kind) : ScalarType::Other;

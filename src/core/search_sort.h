@@ -50,7 +50,6 @@ struct SearchSortKernels {
   // The unique values of x (any shape, flattened row-major) and the parts `parts` asks for.
   UniqueParts (*unique)(const Array& x, int parts);
 };
-void register_search_sort_kernels(DeviceKind kind, const SearchSortKernels* kernels);
 
 // sort / argsort. axis: any int (checked here).
 Array sort_along(SearchSortOpId op, const Array& x, int64_t axis, bool descending, bool stable);

@@ -8,10 +8,11 @@
 #include <string>
 
 #include "backends/cpu/cast.h"
+#include "backends/cpu/cpu_kernels.h"
 #include "backends/cpu/fill.h"
 #include "core/allocator.h"
 #include "core/array.h"
-#include "core/cast.h"
+#include "core/backend.h"
 #include "core/checked_size.h"
 #include "core/errors.h"
 #include "core/runtime.h"
@@ -199,12 +200,20 @@ class CpuRuntime final : public DeviceRuntime {
   }
 };
 
+// The CPU backend, whole: its kernels also serve every host-readable memory (pinned, managed).
 struct Registrar {
   Registrar() {
     static CpuRuntime runtime;
-    register_allocator(DeviceKind::CPU, &instance());
-    register_runtime(DeviceKind::CPU, &runtime);
-    register_device_cast(DeviceKind::CPU, &cpu::cast_host);  // every host-readable memory's casts
+    DeviceBackend cpu_backend;
+    cpu_backend.allocator = &instance();
+    cpu_backend.runtime = &runtime;
+    cpu_backend.elementwise = &cpu::execute_elementwise_plan;
+    cpu_backend.cast = &cpu::cast_host;
+    cpu_backend.reductions = &cpu::kReductionKernels;
+    cpu_backend.search_sort = &cpu::kSearchSortKernels;
+    cpu_backend.linalg = &cpu::kLinalgKernels;
+    register_backend(DeviceKind::CPU, cpu_backend);
+    cpu::prepare_elementwise_kernels();
   }
 } registrar;
 

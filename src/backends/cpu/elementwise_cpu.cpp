@@ -20,6 +20,7 @@
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/vector_math.h"
 #include "backends/cpu/cast_kernels.h"
+#include "backends/cpu/cpu_kernels.h"
 #include "core/elementwise.h"
 #include "core/errors.h"
 #include "core/half.h"
@@ -362,12 +363,8 @@ void execute(ElementwisePlan& p) {
   throw ValueError("elementwise: unsupported operand count");
 }
 
-struct Registrar {
-  Registrar() {
-    kernels();
-    register_elementwise_executor(DeviceKind::CPU, &execute);
-  }
-} registrar;
-
 }  // namespace
+
+void execute_elementwise_plan(ElementwisePlan& p) { execute(p); }
+void prepare_elementwise_kernels() { kernels(); }
 }  // namespace dla::cpu

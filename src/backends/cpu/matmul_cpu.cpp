@@ -12,6 +12,7 @@
 
 #include "backends/cpu/openblas.h"
 #include "backends/cpu/parallel.h"
+#include "backends/cpu/cpu_kernels.h"
 #include "core/blas_layout.h"
 #include "core/dispatch.h"
 #include "core/linalg.h"
@@ -156,11 +157,7 @@ void matmul_cpu(const Array& out, const Array& a, const Array& b) {
   });
 }
 
-const LinalgKernels kCpuLinalgKernels{&matmul_cpu, &lapack_cpu};
-
-struct Registrar {
-  Registrar() { register_linalg_kernels(DeviceKind::CPU, &kCpuLinalgKernels); }
-} g_registrar;
-
 }  // namespace
+
+extern const LinalgKernels kLinalgKernels{&matmul_cpu, &lapack_cpu};
 }  // namespace dla::cpu

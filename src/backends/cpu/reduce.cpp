@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <memory>
 
+#include "backends/cpu/cpu_kernels.h"
 #include "core/cpu_features.h"
 #include "backends/cpu/elementwise_loops.h"
 #include "backends/cpu/parallel.h"
@@ -483,11 +484,7 @@ void scan(FoldOp op, const Array& out, int axis) {
   });
 }
 
-const ReductionKernels kCpuReductionKernels{&fold, &divide, &scan};
-
-struct Registrar {
-  Registrar() { register_reduction_kernels(DeviceKind::CPU, &kCpuReductionKernels); }
-} registrar;
-
 }  // namespace
+
+extern const ReductionKernels kReductionKernels{&fold, &divide, &scan};
 }  // namespace dla::cpu

@@ -10,6 +10,7 @@
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/search_sort_cpu.h"
 #include "backends/cpu/simd_minmax.h"
+#include "backends/cpu/cpu_kernels.h"
 #include "core/copy.h"
 #include "core/byte_scan.h"
 #include "core/dispatch.h"
@@ -296,12 +297,8 @@ void cpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const 
   });
 }
 
-const SearchSortKernels kCpuSearchSortKernels{&cpu_sort,         &cpu_arg_extreme, &cpu_nonzero,
-                                              &cpu_searchsorted, &cpu_isin,        &cpu_unique};
-
-struct Registrar {
-  Registrar() { register_search_sort_kernels(DeviceKind::CPU, &kCpuSearchSortKernels); }
-} registrar;
-
 }  // namespace
+
+extern const SearchSortKernels kSearchSortKernels{&cpu_sort,         &cpu_arg_extreme, &cpu_nonzero,
+                                                  &cpu_searchsorted, &cpu_isin,        &cpu_unique};
 }  // namespace dla::cpu

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/array.h"
+#include "core/backend.h"
 #include "core/checked_size.h"
 #include "core/errors.h"
 #include "core/strided_loop.h"
@@ -482,18 +483,21 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
     return false;
   }
   auto* b = new Backend(ops);  // never deleted: memory it handed out calls back into it
-  for (DeviceKind k : {b->device_kind(), b->host_kind()}) {
-    register_runtime(k, b);
-    register_allocator(k, &b->allocator_for_kind(k));
-  }
-  register_gpu_elementwise(b->device_kind());
-  register_gpu_reductions(b->device_kind());
-  register_gpu_search_sort(b->device_kind());
-  register_gpu_linalg(b->device_kind());
+  // Device memory: the whole backend. Pinned and managed memory: memory and streams only, their
+  // compute is the CPU's (the host reads them).
+  DeviceBackend device;
+  device.allocator = &b->allocator_for_kind(b->device_kind());
+  device.runtime = b;
+  device.elementwise = &execute_elementwise_plan;
+  device.cast = &cast_on_device;
+  device.reductions = &kReductionKernels;
+  device.search_sort = &kSearchSortKernels;
+  device.linalg = &kLinalgKernels;
+  register_backend(b->device_kind(), device);
+  register_backend(b->host_kind(), DeviceBackend{&b->allocator_for_kind(b->host_kind()), b});
   if (b->has_managed()) {
     auto k = static_cast<DeviceKind>(ops->managed_type);
-    register_runtime(k, b);
-    register_allocator(k, &b->allocator_for_kind(k));
+    register_backend(k, DeviceBackend{&b->allocator_for_kind(k), b});
   }
   slot = b;
   return true;
@@ -504,8 +508,7 @@ void uninstall_backend(int device_type) {
   if (!slot || slot->ops().device_type != device_type) return;
   for (int k : {slot->ops().device_type, slot->ops().host_type, slot->ops().managed_type}) {
     if (k == 0) continue;
-    register_runtime(static_cast<DeviceKind>(k), nullptr);
-    register_allocator(static_cast<DeviceKind>(k), nullptr);
+    unregister_backend(static_cast<DeviceKind>(k));
   }
   slot->allocator_for_kind(slot->host_kind()).release_cached_host();  // nothing can reuse them now
   // Memory the backend handed out may still be freed through it, so it is never deleted; it

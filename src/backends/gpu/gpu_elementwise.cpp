@@ -138,9 +138,7 @@ void submit_gpu_job(const Device& device, DlaGpuElementwise& job, const Dims& sh
   submit(device, job, what, "");
 }
 
-void register_gpu_elementwise(DeviceKind device_kind) {
-  register_elementwise_executor(device_kind, &execute);
-  register_device_cast(device_kind, &cast);
-}
+void execute_elementwise_plan(ElementwisePlan& p) { execute(p); }
+void cast_on_device(const Array& dst, const Array& src) { cast(dst, src); }
 
 }  // namespace dla::gpu

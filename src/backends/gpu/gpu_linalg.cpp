@@ -187,10 +187,8 @@ void gpu_lapack(const LapackJob& job) {
   for (int64_t i = 0; i < job.batch; ++i) job.info[i] = host[static_cast<size_t>(i)];
 }
 
-const LinalgKernels kGpuLinalgKernels{&gpu_matmul, &gpu_lapack};
-
 }  // namespace
 
-void register_gpu_linalg(DeviceKind device_kind) { register_linalg_kernels(device_kind, &kGpuLinalgKernels); }
+extern const LinalgKernels kLinalgKernels{&gpu_matmul, &gpu_lapack};
 
 }  // namespace dla::gpu

@@ -161,15 +161,13 @@ bool scan_kernel(OpId op, const Array& out, int axis) {
 
 void scan(FoldOp f, const Array& out, int axis) { scan_in_place(op_of(f), out, axis); }
 
-const ReductionKernels kGpuReductions = {&fold, &divide, &scan};
-
 }  // namespace
+
+extern const ReductionKernels kReductionKernels{&fold, &divide, &scan};
 
 void scan_in_place(OpId op, const Array& out, int axis) {
   if (out.size() == 0 || out.shape(axis) < 2) return;
   if (!scan_kernel(op, out, axis)) tree_scan(op, out, axis);
 }
-
-void register_gpu_reductions(DeviceKind device_kind) { register_reduction_kernels(device_kind, &kGpuReductions); }
 
 }  // namespace dla::gpu

@@ -200,14 +200,7 @@ void gpu_sort(const Array& values, const Array& indices, const Array& x, int axi
   }
 }
 
-namespace {
-
-// isin is the one entry still missing (it would be unique's sort of x2 plus a SEARCH job).
-const SearchSortKernels kGpuSearchSortKernels{&gpu_sort, &gpu_arg_extreme, &gpu_nonzero, &gpu_searchsorted, &gpu_isin,
-                                              &gpu_unique};
-
-}  // namespace
-
-void register_gpu_search_sort(DeviceKind device_kind) { register_search_sort_kernels(device_kind, &kGpuSearchSortKernels); }
+extern const SearchSortKernels kSearchSortKernels{&gpu_sort,         &gpu_arg_extreme, &gpu_nonzero,
+                                                  &gpu_searchsorted, &gpu_isin,        &gpu_unique};
 
 }  // namespace dla::gpu

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/backend.h"
 #include "core/copy.h"
 #include "core/errors.h"
 
@@ -288,8 +289,7 @@ UsmKind default_usm_kind() { return static_cast<UsmKind>(g_usm_kind.load()); }
 void configure(const std::string& library_path) {
   if (g_runtime) return;
   g_runtime = new SyclRuntime(library_path);  // never deleted: our allocations call back into it
-  register_runtime(DeviceKind::ONEAPI, g_runtime);
-  register_allocator(DeviceKind::ONEAPI, &g_allocator);
+  register_backend(DeviceKind::ONEAPI, DeviceBackend{&g_allocator, g_runtime});  // memory and copies, no kernels yet
 }
 
 SyclRuntime* runtime() { return g_runtime; }
