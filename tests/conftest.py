@@ -36,7 +36,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 @pytest.fixture(scope="module")
 def fake():
     """The host-memory fake GPU backend installed as rocm:0 and rocm:1 for a test module."""
-    from gpu_util import fake_gpu_backend
+    from helpers.gpu_util import fake_gpu_backend
 
     yield from fake_gpu_backend()
 

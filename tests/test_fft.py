@@ -12,8 +12,8 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from gpu_util import fake_gpu_backend, random_values as data
-from oracle import to_numpy
+from helpers.gpu_util import fake_gpu_backend, random_values as data
+from helpers.oracle import to_numpy
 
 F = dl.fft
 SPEC_NAMES = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",

@@ -16,7 +16,7 @@ import pytest
 
 import dlarray
 from dlarray import _core
-from gpu_util import fresh_log_and_streams, host
+from helpers.gpu_util import fresh_log_and_streams, host
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]

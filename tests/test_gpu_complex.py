@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from complex_cases import BINARY, COMPLEX, UNARY, compare, condition, finite_values, report_worst, special_grid
-from gpu_util import first_gpu_device, host
+from helpers.complex_cases import BINARY, COMPLEX, UNARY, compare, condition, finite_values, report_worst, special_grid
+from helpers.gpu_util import first_gpu_device, host
 from test_gpu_complex_fake import complex_data, exact
 
 pytestmark = pytest.mark.gpu

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from complex_cases import BINARY, COMPLEX, UNARY, compare, condition, finite_values, report_worst, special_grid
-from gpu_util import fresh_log_and_streams, host
+from helpers.complex_cases import BINARY, COMPLEX, UNARY, compare, condition, finite_values, report_worst, special_grid
+from helpers.gpu_util import fresh_log_and_streams, host
 from test_gpu_sort_fake import bits
 
 # The largest ulp error (relative to |result|) allowed for finite arguments over the fake

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import first_gpu_device, host
+from helpers.gpu_util import first_gpu_device, host
 
 pytestmark = pytest.mark.gpu
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import fresh_log_and_streams, host
+from helpers.gpu_util import fresh_log_and_streams, host
 from test_elementwise import OPS, accepts, sample
 
 # (complex64 and complex128: tests/test_gpu_complex_fake.py)

@@ -14,7 +14,7 @@ import pytest
 
 import dlarray as dl
 import dlarray.fft as F
-from gpu_util import host, needs_cuda, random_values as signal, run_in_threads
+from helpers.gpu_util import host, needs_cuda, random_values as signal, run_in_threads
 from test_fft import N_D, ONE_D, REAL_INPUT, accepted as dtypes_of
 
 pytestmark = [pytest.mark.gpu, needs_cuda]

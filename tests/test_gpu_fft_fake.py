@@ -14,7 +14,7 @@ import pytest
 
 import dlarray as dl
 import dlarray.fft as F
-from gpu_util import fresh_log_and_streams, host, random_values as signal
+from helpers.gpu_util import fresh_log_and_streams, host, random_values as signal
 from test_fft import N_D, ONE_D, REAL_INPUT, accepted as dtypes_of
 
 DLA_GPU_UNSUPPORTED, DLA_GPU_LIBRARY_MISSING = -1, -2

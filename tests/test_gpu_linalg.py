@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import host, needs_cuda, random_values as values, run_in_threads
+from helpers.gpu_util import host, needs_cuda, random_values as values, run_in_threads
 
 pytestmark = [pytest.mark.gpu, needs_cuda]
 

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import fresh_log_and_streams, host
+from helpers.gpu_util import fresh_log_and_streams, host
 
 FLOAT = ["float32", "float64", "complex64", "complex128"]
 INT = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]

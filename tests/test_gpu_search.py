@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import first_gpu_device, host
+from helpers.gpu_util import first_gpu_device, host
 from test_gpu_sort_fake import REAL, bits, data
 
 pytestmark = pytest.mark.gpu

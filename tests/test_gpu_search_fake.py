@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from gpu_util import fresh_log_and_streams, host
+from helpers.gpu_util import fresh_log_and_streams, host
 from test_gpu_sort_fake import REAL, bits, data, on_gpu
 
 

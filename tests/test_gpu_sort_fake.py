@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from gpu_util import fresh_log_and_streams, host
+from helpers.gpu_util import fresh_log_and_streams, host
 
 REAL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
 

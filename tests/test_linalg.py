@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlarray as dl
-from oracle import to_numpy
+from helpers.oracle import to_numpy
 
 la = dl.linalg
 OPS = {op["name"]: op for op in dl._core._linalg_ops()}

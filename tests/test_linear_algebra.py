@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlarray as dl
-from oracle import to_numpy
+from helpers.oracle import to_numpy
 
 OPS = {op["name"]: op for op in dl._core._linalg_ops()}
 NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
