@@ -17,7 +17,7 @@ import pytest
 import dlarray as dl
 from helpers.complex_cases import BINARY, COMPLEX, UNARY, compare, condition, finite_values, report_worst, special_grid
 from helpers.gpu_util import fresh_log_and_streams, host
-from test_gpu_sort_fake import bits
+from test_gpu_sort import bits
 
 # The largest ulp error (relative to |result|) allowed for finite arguments over the fake
 # backend, where the real functions underneath are the host's (glibc's) on both sides: the

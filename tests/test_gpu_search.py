@@ -10,7 +10,7 @@ import pytest
 
 import dlarray as dl
 from helpers.gpu_util import first_gpu_device, host
-from test_gpu_sort_fake import REAL, bits, data
+from test_gpu_sort import REAL, bits, data
 
 pytestmark = pytest.mark.gpu
 

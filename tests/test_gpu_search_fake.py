@@ -13,7 +13,7 @@ from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
 from helpers.gpu_util import fresh_log_and_streams, host
-from test_gpu_sort_fake import REAL, bits, data, on_gpu
+from test_gpu_sort import REAL, bits, data, on_gpu
 
 
 @pytest.fixture(autouse=True)

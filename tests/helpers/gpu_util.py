@@ -1,4 +1,6 @@
-"""Helpers shared by the GPU test files (tests/test_gpu_*.py)."""
+"""Helpers shared by the GPU test files (tests/test_gpu_*.py): the fake backend's fixture, the
+device a test body shared by the fake backend and real GPUs runs on (on(), GpuDevice, the
+gpu_device fixture of tests/conftest.py), and small tools (host copies, threads, test data)."""
 import gc
 import threading
 
@@ -59,8 +61,68 @@ def fresh_log_and_streams(fake):
     streams of rocm:0 and rocm:1 made current again after it."""
     fake.clear_log()
     yield
+    _default_streams()
+
+
+def _default_streams():
     for d in (0, 1):
         dlarray.rocm.set_stream(dlarray.rocm.Stream(d, handle=0))
+
+
+def fresh_log_for_fake_tests(request):
+    """Generator for the autouse fixture of a file that holds both kinds of test: for a test that
+    takes `fake`, fresh_log_and_streams; for the others nothing, so that a real-device test does
+    not install the fake backend (which skips where a real ROCm device is present)."""
+    if "fake" in request.fixturenames:
+        yield from fresh_log_and_streams(request.getfixturevalue("fake"))
+    else:
+        yield
+
+
+# ---- one test body on the fake backend and on real GPUs ------------------------------------------
+# A check that holds on every GPU is written once and parametrised over where it runs: the fake
+# backend here (and on every machine), a real device when one is visible. Cases for real devices
+# are marked gpu, so `-m gpu` (scripts/gpu-test) selects them and tests/conftest.py skips them
+# without a device.
+
+FAKE = "fake"  # rocm:0 of the fake backend (dlarray._fake_gpu), installed by the `fake` fixture
+GPU = "gpu"  # the first real GPU: cuda:0, else rocm:0
+CUDA = "cuda"  # cuda:0 only: checks of NVIDIA's libraries (cuBLAS, cuFFT, cuSOLVER)
+_MARKS = {FAKE: (), GPU: (pytest.mark.gpu,), CUDA: (pytest.mark.gpu, needs_cuda)}
+
+
+def on(where, *values):
+    """One case of a shared test body: pytest.param(where, *values) with the marks of `where`
+    (FAKE, GPU or CUDA), for @pytest.mark.parametrize("gpu_device, ...", cases,
+    indirect=["gpu_device"]) where the cases differ by device (sizes, tolerances)."""
+    return pytest.param(where, *values, marks=_MARKS[where])
+
+
+ON_FAKE_AND_GPU = [on(FAKE), on(GPU)]  # the gpu_device fixture's devices unless a test names others
+ON_FAKE_AND_CUDA = [on(FAKE), on(CUDA)]
+
+
+class GpuDevice(str):
+    """The device a shared test body runs on: its name (this string), `where` (FAKE, GPU or CUDA)
+    and `fake`, the fake backend's module (its call log, its error switches) on the fake device
+    and None on a real one."""
+
+    def __new__(cls, name, where, fake=None):
+        self = super().__new__(cls, name)
+        self.where, self.fake = where, fake
+        return self
+
+
+def gpu_device_for(request):
+    """Generator for the gpu_device fixture: the device of request.param (FAKE, GPU or CUDA); on the
+    fake one with an empty call log before the test and the default streams after it."""
+    if request.param != FAKE:
+        yield GpuDevice("cuda:0" if request.param == CUDA else first_gpu_device(), request.param)
+        return
+    fake = request.getfixturevalue("fake")
+    fake.clear_log()
+    yield GpuDevice("rocm:0", FAKE, fake)
+    _default_streams()
 
 
 def random_values(shape, dtype, seed=0):
