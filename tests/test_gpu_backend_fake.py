@@ -563,7 +563,7 @@ def test_pinned_memory_of_another_index_is_ordered(fake):
 # ---- functions without GPU kernels yet ---------------------------------------------------------
 
 # (sort, argsort and count_nonzero run on GPUs: tests/test_gpu_sort.py; argmax, argmin,
-# searchsorted, isin, nonzero and unique_*: tests/test_gpu_search_fake.py; complex sort, nonzero
+# searchsorted, isin, nonzero and unique_*: tests/test_gpu_search.py; complex sort, nonzero
 # and unique_*: tests/test_gpu_complex_fake.py; searches over complex keys not yet)
 @pytest.mark.parametrize("call", [lambda x: dlarray.isin(x, x), lambda x: dlarray.isin(x, 1.0), dlarray.argmax])
 def test_search_sort_functions_refuse_complex_device_arrays_cleanly(fake, call):
