@@ -564,7 +564,7 @@ def test_pinned_memory_of_another_index_is_ordered(fake):
 
 # (sort, argsort and count_nonzero run on GPUs: tests/test_gpu_sort.py; argmax, argmin,
 # searchsorted, isin, nonzero and unique_*: tests/test_gpu_search.py; complex sort, nonzero
-# and unique_*: tests/test_gpu_complex_fake.py; searches over complex keys not yet)
+# and unique_*: tests/test_gpu_complex.py; searches over complex keys not yet)
 @pytest.mark.parametrize("call", [lambda x: dlarray.isin(x, x), lambda x: dlarray.isin(x, 1.0), dlarray.argmax])
 def test_search_sort_functions_refuse_complex_device_arrays_cleanly(fake, call):
     x = dlarray.asarray(np.array([3.0, 1.0, 2.0j]), device="rocm:0")

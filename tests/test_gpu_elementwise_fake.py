@@ -14,7 +14,7 @@ import dlarray as dl
 from helpers.gpu_util import fresh_log_and_streams, host
 from test_elementwise import OPS, accepts, sample
 
-# (complex64 and complex128: tests/test_gpu_complex_fake.py)
+# (complex64 and complex128: tests/test_gpu_complex.py)
 REAL_DTYPES = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,
                dl.uint64, dl.float32, dl.float64]
 # Computed by libm (GPU: the vendor's math library) rather than exactly: the CPU may take a
