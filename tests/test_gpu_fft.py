@@ -21,7 +21,7 @@ import pytest
 
 import dlarray as dl
 import dlarray.fft as F
-from helpers.gpu_util import (CUDA, FAKE, ON_FAKE_AND_CUDA, GpuDevice, fresh_log_for_fake_tests, host, needs_cuda,
+from helpers.gpu_util import (CUDA, FAKE, ON_FAKE_AND_CUDA, GpuDevice, cuda_only, fresh_log_for_fake_tests, host,
                               random_values as signal, run_in_threads)
 from test_fft import N_D, ONE_D, REAL_INPUT, accepted as dtypes_of
 
@@ -196,8 +196,7 @@ def test_pinned_memory_keeps_the_cpu_error(fake):
 
 # ---- on a CUDA device: cuFFT alone ------------------------------------------------------------------
 
-@pytest.mark.gpu
-@needs_cuda
+@cuda_only
 def test_large_transforms():
     for n, dtype in ((1 << 20, "complex64"), (1 << 18, "float64"), (3 * 5 * 7 * 11 * 13 * 17, "complex128")):
         a = signal((n,), dtype, seed=1)
@@ -205,8 +204,7 @@ def test_large_transforms():
     assert_matches_cpu(CUDA_DEVICE, "fftn", signal((512, 512), "complex64"))
 
 
-@pytest.mark.gpu
-@needs_cuda
+@cuda_only
 def test_plans_are_reused_and_views_work():
     a = signal((8, 256), "complex64")
     g = gpu(a, CUDA_DEVICE)
@@ -218,8 +216,7 @@ def test_plans_are_reused_and_views_work():
         np.testing.assert_allclose(host(F.fft(view, axis=0)), host(want), atol=1e-3)
 
 
-@pytest.mark.gpu
-@needs_cuda
+@cuda_only
 def test_from_threads_and_on_a_stream():
     def work(seed):
         a = signal((16, 128 + seed), "complex64", seed)
@@ -235,8 +232,7 @@ def test_from_threads_and_on_a_stream():
     np.testing.assert_allclose(got, np.fft.rfft(a), atol=1e-3)
 
 
-@pytest.mark.gpu
-@needs_cuda
+@cuda_only
 def test_a_missing_cufft_says_what_to_install(tmp_path):
     code = ("import dlarray as dl, dlarray.fft as F\n"
             "a = dl.ones((4, 4), device='cuda:0')\n"

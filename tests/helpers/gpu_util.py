@@ -98,6 +98,12 @@ def on(where, *values):
     return pytest.param(where, *values, marks=_MARKS[where])
 
 
+def cuda_only(test):
+    """Decorator for a check of NVIDIA's libraries on cuda:0 alone: marked gpu, skipped without a
+    CUDA device."""
+    return pytest.mark.gpu(needs_cuda(test))
+
+
 ON_FAKE_AND_GPU = [on(FAKE), on(GPU)]  # the gpu_device fixture's devices unless a test names others
 ON_FAKE_AND_CUDA = [on(FAKE), on(CUDA)]
 
