@@ -109,13 +109,12 @@ ON_FAKE_AND_CUDA = [on(FAKE), on(CUDA)]
 
 
 class GpuDevice(str):
-    """The device a shared test body runs on: its name (this string), `where` (FAKE, GPU or CUDA)
-    and `fake`, the fake backend's module (its call log, its error switches) on the fake device
-    and None on a real one."""
+    """The device a shared test body runs on: its name (this string) and `where` (FAKE, GPU or
+    CUDA), which picks the body's sizes and tolerances for it."""
 
-    def __new__(cls, name, where, fake=None):
+    def __new__(cls, name, where):
         self = super().__new__(cls, name)
-        self.where, self.fake = where, fake
+        self.where = where
         return self
 
 
@@ -127,7 +126,7 @@ def gpu_device_for(request):
         return
     fake = request.getfixturevalue("fake")
     fake.clear_log()
-    yield GpuDevice("rocm:0", FAKE, fake)
+    yield GpuDevice("rocm:0", FAKE)
     _default_streams()
 
 
