@@ -20,6 +20,7 @@ import pytest
 from hypothesis import settings
 
 import dlarray
+from helpers.gpu_util import ON_FAKE_AND_GPU, fake_gpu_backend, gpu_device_for
 
 if os.environ.get("DLARRAY_GPU_TESTS_OVER_FAKE"):
     import dlarray._fake_gpu
@@ -36,9 +37,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 @pytest.fixture(scope="module")
 def fake():
     """The host-memory fake GPU backend installed as rocm:0 and rocm:1 for a test module."""
-    from gpu_util import fake_gpu_backend
-
     yield from fake_gpu_backend()
+
+
+@pytest.fixture(params=ON_FAKE_AND_GPU)
+def gpu_device(request):
+    """The device of a test body shared by the fake backend and real GPUs (helpers/gpu_util.py):
+    rocm:0 of the fake backend, then the first real GPU (marked gpu: skipped without one). A test
+    names other devices, or cases that differ by device, with
+    @pytest.mark.parametrize("gpu_device", [...], indirect=True) and helpers.gpu_util.on()."""
+    yield from gpu_device_for(request)
 
 
 def _gpu_visible():

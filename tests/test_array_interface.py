@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import fake_gpu_backend
-from oracle import to_numpy
+from helpers.gpu_util import fake_gpu_backend
+from helpers.oracle import to_numpy
 
 NUMPY_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                 "float16", "float32", "float64", "complex64", "complex128"]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-import dlpack_ctypes as H
+from helpers import dlpack_ctypes as H
 
 
 def test_numpy_array_is_shared():

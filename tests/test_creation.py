@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as npst
 
 import dlarray as dl
-from oracle import DTYPE_NAMES, assert_matches, sample
+from helpers.oracle import DTYPE_NAMES, assert_matches, sample
 
 FAST = settings(max_examples=50, deadline=None)
 

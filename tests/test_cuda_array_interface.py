@@ -14,7 +14,7 @@ import pytest
 
 import dlarray as dl
 from dlarray import _core
-from gpu_util import fake_gpu_backend
+from helpers.gpu_util import fake_gpu_backend
 
 NAME = "__cuda_array_interface__"
 

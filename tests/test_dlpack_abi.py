@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 import dlarray as dl
-import dlpack_ctypes as H
+from helpers import dlpack_ctypes as H
 
 LAYOUT = dl._core._dlpack_abi_layout()
 

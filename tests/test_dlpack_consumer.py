@@ -1,6 +1,6 @@
 """dlarray.from_dlpack against exact C-level inputs from hand-made producers.
 
-Each producer here is built with ctypes (tests/dlpack_ctypes.py): the managed tensor's
+Each producer here is built with ctypes (tests/helpers/dlpack_ctypes.py): the managed tensor's
 fields are set one by one, the capsule is made with PyCapsule_New, and the deleter counts
 its calls, so every rule a consumer must follow is checked on the exact bytes that break
 it: old producers' NULL strides, byte offsets, NULL data and shapes, negative and zero
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-import dlpack_ctypes as H
+from helpers import dlpack_ctypes as H
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-import dlpack_ctypes as H
+from helpers import dlpack_ctypes as H
 
 counters = dl._core._dlpack_counters
 stats = dl._core._allocator_stats

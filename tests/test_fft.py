@@ -12,8 +12,8 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from gpu_util import fake_gpu_backend, random_values as data
-from oracle import to_numpy
+from helpers.gpu_util import fake_gpu_backend, random_values as data
+from helpers.oracle import to_numpy
 
 F = dl.fft
 SPEC_NAMES = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
@@ -399,7 +399,7 @@ def fake_gpu():
 @pytest.mark.parametrize("name", ONE_D + N_D)
 def test_gpu_arrays_without_an_fft_library_get_a_clean_error(fake_gpu, name):
     # The fake backend answers as a ROCm build without hipFFT does: DLA_GPU_UNSUPPORTED. GPU
-    # transforms themselves: tests/test_gpu_fft_fake.py.
+    # transforms themselves: tests/test_gpu_fft.py.
     x = dl.ones((2, 4), dtype=dl.float32, device="rocm:0")
     before = fake_gpu.set_fft_error(-1)
     try:

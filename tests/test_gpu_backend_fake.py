@@ -16,7 +16,7 @@ import pytest
 
 import dlarray
 from dlarray import _core
-from gpu_util import fresh_log_and_streams, host
+from helpers.gpu_util import fresh_log_and_streams, host
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
@@ -562,9 +562,9 @@ def test_pinned_memory_of_another_index_is_ordered(fake):
 
 # ---- functions without GPU kernels yet ---------------------------------------------------------
 
-# (sort, argsort and count_nonzero run on GPUs: tests/test_gpu_sort_fake.py; argmax, argmin,
-# searchsorted, isin, nonzero and unique_*: tests/test_gpu_search_fake.py; complex sort, nonzero
-# and unique_*: tests/test_gpu_complex_fake.py; searches over complex keys not yet)
+# (sort, argsort and count_nonzero run on GPUs: tests/test_gpu_sort.py; argmax, argmin,
+# searchsorted, isin, nonzero and unique_*: tests/test_gpu_search.py; complex sort, nonzero
+# and unique_*: tests/test_gpu_complex.py; searches over complex keys not yet)
 @pytest.mark.parametrize("call", [lambda x: dlarray.isin(x, x), lambda x: dlarray.isin(x, 1.0), dlarray.argmax])
 def test_search_sort_functions_refuse_complex_device_arrays_cleanly(fake, call):
     x = dlarray.asarray(np.array([3.0, 1.0, 2.0j]), device="rocm:0")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import first_gpu_device, fresh_log_and_streams, host
+from helpers.gpu_util import first_gpu_device, fresh_log_and_streams, host
 
 FOLDS = ["sum", "prod", "max", "min"]
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dlarray
-from gpu_util import host, needs_cuda, torch_cuda
+from helpers.gpu_util import host, needs_cuda, torch_cuda
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX must not take the whole GPU
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dlarray
-from gpu_util import host, needs_cuda, stats, torch_cuda
+from helpers.gpu_util import host, needs_cuda, stats, torch_cuda
 
 pytestmark = [pytest.mark.gpu, needs_cuda]
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from gpu_util import first_gpu_device, fresh_log_and_streams, host
+from helpers.gpu_util import first_gpu_device, fresh_log_and_streams, host
 
 SCANS = ["cumulative_sum", "cumulative_prod"]
 DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import dlarray as dl
-from oracle import to_numpy
+from helpers.oracle import to_numpy
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # hypothesis notes that it has not been tested against this namespace

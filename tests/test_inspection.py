@@ -2,7 +2,7 @@
 import pytest
 
 import dlarray as dl
-from oracle import DTYPE_NAMES
+from helpers.oracle import DTYPE_NAMES
 
 
 def test_capabilities():

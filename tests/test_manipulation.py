@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as npst
 
 import dlarray as dl
-from oracle import DTYPE_NAMES, assert_matches, sample
+from helpers.oracle import DTYPE_NAMES, assert_matches, sample
 
 FAST = settings(max_examples=50, deadline=None)
 shapes = npst.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4)

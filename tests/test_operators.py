@@ -222,7 +222,7 @@ def test_arrays_are_unhashable():
         hash(dl.asarray([1]))
 
 
-def test_matmul_operator_signatures():  # the values are tested in test_linear_algebra.py
+def test_matmul_operator_signatures():  # the values are tested in test_linear_algebra_functions.py
     for name in ("__matmul__", "__rmatmul__", "__imatmul__"):
         assert str(inspect.signature(getattr(dl.Array, name))) == "(self, other, /)"
 

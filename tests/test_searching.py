@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from oracle import DTYPE_NAMES, assert_matches, to_numpy
+from helpers.oracle import DTYPE_NAMES, assert_matches, to_numpy
 
 REAL = [d for d in DTYPE_NAMES if not d.startswith("complex")]
 OPS = {op["name"]: op for op in dl._core._search_sort_ops()}

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from oracle import DTYPE_NAMES, assert_matches, to_numpy
+from helpers.oracle import DTYPE_NAMES, assert_matches, to_numpy
 
 
 def data(shape, dtype, seed=0, span=6):

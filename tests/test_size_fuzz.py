@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-import dlpack_ctypes as H
+from helpers import dlpack_ctypes as H
 
 SEED = int(os.environ.get("FUZZ_SEED", "20261122"))
 CASES = int(os.environ.get("FUZZ_CASES", "10000"))

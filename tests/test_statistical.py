@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from oracle import to_numpy
+from helpers.oracle import to_numpy
 
 OPS = {op["name"]: op for op in dl._core._reduction_ops()}
 SPEC_STATISTICAL = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]

@@ -265,7 +265,7 @@ def test_our_oneapi_capsules_carry_what_dpnp_needs(dpnp, max_version):
     # (when it frees the array): ours always fill both, even for contiguous arrays.
     import ctypes
 
-    import dlpack_ctypes as dc
+    from helpers import dlpack_ctypes as dc
 
     x = dl.asarray(np.arange(6.0).reshape(2, 3), device="oneapi:0")
     cap = x.__dlpack__(max_version=max_version)

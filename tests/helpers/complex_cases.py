@@ -1,5 +1,5 @@
-"""Complex test data and the comparison of GPU results with the CPU's, for the fake-backend and
-the real-GPU complex test files (tests/test_gpu_complex_fake.py, tests/test_gpu_complex.py).
+"""Complex test data and the comparison of GPU results with the CPU's, for the complex tests over
+the fake backend and on real GPUs (tests/test_gpu_complex.py).
 
 The CPU computes complex functions with std::complex and glibc; the GPU kernels with dcomplex
 and src/core/device_complex.h. Results are compared part by part (compare() below): the
@@ -152,14 +152,16 @@ def compare(got, want, args, max_ulp, what="", device_math=False, condition=None
     return worst
 
 
-def report_worst(worst, title):
+def report_worst(worsts):
     """Generator for a module fixture: after the module's tests, the largest ulp error each
-    (function, dtype) showed (printed; pytest -s shows it)."""
+    (function, dtype) showed on each device (`worsts`: title -> {(function, dtype): error}),
+    printed; pytest -s shows it."""
     yield
-    if worst:
-        print(f"\nlargest ulp error on finite arguments ({title}):")
-        for key in sorted(worst):
-            print(f"  {key[0]:>12} {key[1]:>10}: {worst[key]:.3g}")
+    for title, worst in worsts.items():
+        if worst:
+            print(f"\nlargest ulp error on finite arguments ({title}):")
+            for key in sorted(worst):
+                print(f"  {key[0]:>12} {key[1]:>10}: {worst[key]:.3g}")
 
 
 def condition(name, args):

@@ -4,7 +4,7 @@ beyond the inputs anyone thought of. Run as a script by tests/test_random_calls.
 process, so that a crash fails the test instead of the test run; each call is written to the log
 file before it is made, so a crash names its call.
 
-    python tests/random_calls.py SEED CALLS LOG [DEVICE]
+    python tests/helpers/random_calls.py SEED CALLS LOG [DEVICE]
 
 DEVICE `rocm:0` installs the fake GPU backend and makes it the default device, so that the GPU
 paths see the same calls. Prints one line per call that raised an exception outside ALLOWED or

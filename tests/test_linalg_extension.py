@@ -1,6 +1,8 @@
-"""dlarray.linalg against NumPy: every function of the extension across dtypes, stacks,
-broadcasting, non-contiguous and zero-size input; LinAlgError with the failing stack index;
-named tuples; hypothesis properties (A @ inv(A) ~ I, Q @ R == A, U S Vh == A)."""
+"""The standard's linalg extension (dlarray.linalg) against NumPy: every function of the
+extension across dtypes, stacks, broadcasting, non-contiguous and zero-size input; LinAlgError
+with the failing stack index; named tuples; hypothesis properties (A @ inv(A) ~ I, Q @ R == A,
+U S Vh == A). The main namespace's linear algebra functions, which the extension also names
+(matmul, tensordot, vecdot, matrix_transpose), are tested in test_linear_algebra_functions.py."""
 import inspect
 import math
 
@@ -10,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlarray as dl
-from oracle import to_numpy
+from helpers.oracle import to_numpy
 
 la = dl.linalg
 OPS = {op["name"]: op for op in dl._core._linalg_ops()}

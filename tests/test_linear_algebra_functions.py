@@ -1,6 +1,7 @@
-"""The linear algebra chapter (matmul, the @ operators, tensordot, vecdot, matrix_transpose)
-against NumPy: dtypes and promotion, the 1-D rules, broadcasting stacks, transposed and strided
-operands, zero-size input, integer wrap-around, and the errors for bad arguments."""
+"""The standard's linear algebra functions chapter (matmul, the @ operators, tensordot, vecdot,
+matrix_transpose in the main namespace) against NumPy: dtypes and promotion, the 1-D rules,
+broadcasting stacks, transposed and strided operands, zero-size input, integer wrap-around, and
+the errors for bad arguments. The linalg extension: test_linalg_extension.py."""
 import inspect
 
 import numpy as np
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dlarray as dl
-from oracle import to_numpy
+from helpers.oracle import to_numpy
 
 OPS = {op["name"]: op for op in dl._core._linalg_ops()}
 NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
