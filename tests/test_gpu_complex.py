@@ -21,7 +21,7 @@ import pytest
 
 import dlarray as dl
 from helpers.complex_cases import BINARY, COMPLEX, UNARY, compare, condition, finite_values, report_worst, special_grid
-from helpers.gpu_util import FAKE, GPU, first_gpu_device, fresh_log_for_fake_tests, host
+from helpers.gpu_util import FAKE, GPU, clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
 from test_gpu_sort import bits
 
 # The largest ulp error (relative to |result|) allowed for finite arguments: (for any function,
@@ -40,16 +40,6 @@ MAX_ULP = {
 }
 FINITE_VALUES = {FAKE: 4000, GPU: 100000}  # how many finite arguments each function is tried on
 WORST = {FAKE: {}, GPU: {}}
-
-
-@pytest.fixture(autouse=True)
-def clean(request):
-    yield from fresh_log_for_fake_tests(request)
-
-
-@pytest.fixture(scope="module")
-def real_device():
-    return first_gpu_device()
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from helpers.gpu_util import first_gpu_device, fresh_log_for_fake_tests, host
+from helpers.gpu_util import clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
 from test_elementwise import OPS, accepts, sample
 
 # (complex64 and complex128: tests/test_gpu_complex.py)
@@ -29,16 +29,6 @@ APPROXIMATE = {"acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cos"
                "expm1", "log", "log1p", "log2", "log10", "logaddexp", "sin", "sinh", "tan", "tanh",
                "hypot", "pow"}
 SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 1e-30, -1e30]
-
-
-@pytest.fixture(autouse=True)
-def clean(request):
-    yield from fresh_log_for_fake_tests(request)
-
-
-@pytest.fixture(scope="module")
-def real_device():
-    return first_gpu_device()
 
 
 def gpu(a, device="rocm:0"):

@@ -16,18 +16,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from helpers.gpu_util import first_gpu_device, fresh_log_for_fake_tests, host
+from helpers.gpu_util import clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
 from test_gpu_sort import REAL, bits, data, on_gpu
-
-
-@pytest.fixture(autouse=True)
-def clean(request):
-    yield from fresh_log_for_fake_tests(request)
-
-
-@pytest.fixture(scope="module")
-def real_device():
-    return first_gpu_device()
 
 
 def same(got_arr, want_arr, device="rocm:0", what=""):

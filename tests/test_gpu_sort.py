@@ -19,19 +19,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
-from helpers.gpu_util import first_gpu_device, fresh_log_for_fake_tests, host
+from helpers.gpu_util import clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
 
 REAL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
-
-
-@pytest.fixture(autouse=True)
-def clean(request):
-    yield from fresh_log_for_fake_tests(request)
-
-
-@pytest.fixture(scope="module")
-def real_device():
-    return first_gpu_device()
 
 
 def data(shape, dtype, seed=0):

@@ -69,6 +69,19 @@ def _default_streams():
         dlarray.rocm.set_stream(dlarray.rocm.Stream(d, handle=0))
 
 
+@pytest.fixture(autouse=True)
+def clean(request):
+    """The autouse fixture of the files that hold fake and real-device tests (they import it):
+    fresh_log_for_fake_tests."""
+    yield from fresh_log_for_fake_tests(request)
+
+
+@pytest.fixture(scope="module")
+def real_device():
+    """The first real GPU device (a skip without one), for the real-device tests of those files."""
+    return first_gpu_device()
+
+
 def fresh_log_for_fake_tests(request):
     """Generator for the autouse fixture of a file that holds both kinds of test: for a test that
     takes `fake`, fresh_log_and_streams; for the others nothing, so that a real-device test does
