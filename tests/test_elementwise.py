@@ -11,16 +11,7 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-
-OPS = {op["name"]: op for op in dl._core._elementwise_ops()}
-
-DTYPES = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,
-          dl.uint64, dl.float32, dl.float64, dl.complex64, dl.complex128]
-KIND = {dl.bool: "bool", dl.float32: "real floating", dl.float64: "real floating",
-        dl.complex64: "complex floating", dl.complex128: "complex floating"}
-KIND.update({d: "signed integer" for d in (dl.int8, dl.int16, dl.int32, dl.int64)})
-KIND.update({d: "unsigned integer" for d in (dl.uint8, dl.uint16, dl.uint32, dl.uint64)})
-REAL_OF = {dl.complex64: dl.float32, dl.complex128: dl.float64}
+from helpers.cases import DTYPES, KIND, OPS, accepts, expected_dtype, npd, sample
 
 SPEC_ELEMENTWISE = """abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift
 bitwise_invert bitwise_or bitwise_right_shift bitwise_xor ceil clip conj copysign cos cosh divide
@@ -36,44 +27,6 @@ EXACT = {"abs", "add", "subtract", "multiply", "divide", "negative", "positive",
          "ceil", "floor", "trunc", "round", "maximum", "minimum", "copysign", "nextafter", "sign",
          "real", "imag", "conj", "floor_divide", "remainder", "reciprocal", "clip", "where"}
 EXACT_COMPLEX = {"add", "subtract", "negative", "positive", "round", "real", "imag", "conj", "where"}
-
-
-def npd(dtype):
-    return np.dtype(str(dtype))
-
-
-def accepts(op, dtype):
-    return KIND[dtype] in op["kinds"]
-
-
-def expected_dtype(op, dtype):
-    if op["result"] == "bool":
-        return dl.bool
-    if op["result"] == "real":
-        return REAL_OF.get(dtype, dtype)
-    return dtype
-
-
-def sample(name, dtype, n, rng, operand=0):
-    """Values inside the function's domain where one exists; integers over their range."""
-    d = npd(dtype)
-    if dtype == dl.bool:
-        return rng.integers(0, 2, n).astype(bool)
-    if d.kind in "iu":
-        info = np.iinfo(d)
-        if name in ("bitwise_left_shift", "bitwise_right_shift") and operand == 1:
-            return rng.integers(0, d.itemsize * 8, n).astype(d)
-        if name == "pow":
-            lo = 0 if (operand == 1 or d.kind == "u") else -3
-            return rng.integers(lo, 4 if operand == 1 else 6, n).astype(d)
-        return rng.integers(info.min, info.max, n, endpoint=True, dtype=d)
-    lo, hi = {"acosh": (1, 10), "acos": (-1, 1), "asin": (-1, 1), "atanh": (-0.99, 0.99),
-              "log": (0.01, 100), "log2": (0.01, 100), "log10": (0.01, 100), "log1p": (-0.99, 100),
-              "sqrt": (0, 100), "pow": (0.1, 3)}.get(name, (-10, 10))
-    real = rng.uniform(lo, hi, n)
-    if d.kind == "c":
-        return (real + 1j * rng.uniform(lo, hi, n)).astype(d)
-    return real.astype(d)
 
 
 def numpy_oracle(name, args):

@@ -12,16 +12,13 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
+from helpers.cases import N_D, ONE_D, REAL_INPUT, accepted
 from helpers.gpu_util import fake_gpu_backend, random_values as data
 from helpers.oracle import to_numpy
 
 F = dl.fft
 SPEC_NAMES = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
               "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
-ONE_D = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
-N_D = ["fftn", "ifftn", "rfftn", "irfftn"]
-REAL_INPUT = {"rfft", "ihfft", "rfftn"}  # the standard: "must have a real-valued floating-point dtype"
-FLOATS = ["float32", "float64", "complex64", "complex128"]
 # The standard's result dtype per (function kind, input dtype).
 COMPLEX_OF = {"float32": "complex64", "float64": "complex128", "complex64": "complex64",
               "complex128": "complex128"}
@@ -36,10 +33,6 @@ def backend(request):
     F._use_backend(request.param)
     yield request.param
     F._use_backend()
-
-
-def accepted(name):
-    return ["float32", "float64"] if name in REAL_INPUT else FLOATS
 
 
 def assert_close(got, expected, expected_dtype):

@@ -22,7 +22,7 @@ import pytest
 import dlarray as dl
 from helpers.complex_cases import BINARY, COMPLEX, UNARY, compare, condition, finite_values, report_worst, special_grid
 from helpers.gpu_util import FAKE, GPU, clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
-from test_gpu_sort import bits
+from helpers.cases import bits
 
 # The largest ulp error (relative to |result|) allowed for finite arguments: (for any function,
 # for these). Over the fake backend, where the real functions underneath are the host's (glibc's)

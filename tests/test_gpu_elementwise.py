@@ -18,7 +18,7 @@ import pytest
 
 import dlarray as dl
 from helpers.gpu_util import clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
-from test_elementwise import OPS, accepts, sample
+from helpers.cases import OPS, accepts, sample
 
 # (complex64 and complex128: tests/test_gpu_complex.py)
 REAL_DTYPES = [dl.bool, dl.int8, dl.int16, dl.int32, dl.int64, dl.uint8, dl.uint16, dl.uint32,

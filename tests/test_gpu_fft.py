@@ -23,7 +23,7 @@ import dlarray as dl
 import dlarray.fft as F
 from helpers.gpu_util import (CUDA, FAKE, ON_FAKE_AND_CUDA, GpuDevice, cuda_only, fresh_log_for_fake_tests, host,
                               random_values as signal, run_in_threads)
-from test_fft import N_D, ONE_D, REAL_INPUT, accepted as dtypes_of
+from helpers.cases import N_D, ONE_D, REAL_INPUT, accepted as dtypes_of
 
 DLA_GPU_UNSUPPORTED, DLA_GPU_LIBRARY_MISSING = -1, -2
 FAKE_DEVICE, CUDA_DEVICE = GpuDevice("rocm:0", FAKE), GpuDevice("cuda:0", CUDA)

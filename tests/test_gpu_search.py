@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
 from helpers.gpu_util import clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
-from test_gpu_sort import REAL, bits, data, on_gpu
+from helpers.cases import REAL, bits, data, on_gpu
 
 
 def same(got_arr, want_arr, device="rocm:0", what=""):

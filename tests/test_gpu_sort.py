@@ -19,34 +19,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import dlarray as dl
+from helpers.cases import REAL, bits, data, on_gpu
 from helpers.gpu_util import clean, host, real_device  # noqa: F401  (clean, real_device: fixtures)
-
-REAL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
-
-
-def data(shape, dtype, seed=0):
-    """Many duplicates (stability shows), negative and positive; floats with NaN and signed zeros."""
-    rng = np.random.default_rng(seed)
-    n = int(np.prod(shape, dtype=np.int64))
-    if dtype == "bool":
-        return rng.integers(0, 2, n).astype(bool).reshape(shape)
-    info = np.iinfo(dtype) if dtype[0] in "iu" else None
-    v = rng.integers(0 if dtype.startswith("uint") else -9, 9, n).astype(dtype)
-    if info is not None and n >= 4:  # the extremes of the type, where a key transform can break
-        v[:4] = [info.min, info.max, info.min, 0]
-    if dtype.startswith("float") and n >= 8:
-        v[rng.choice(n, size=max(n // 8, 4), replace=False)] = np.nan
-        zeros = rng.choice(n, size=max(n // 8, 4), replace=False)
-        v[zeros] = np.where(rng.integers(0, 2, zeros.size) == 1, -0.0, 0.0)
-        v[:2] = [np.inf, -np.inf]
-    return v.reshape(shape)
-
-
-def bits(a):
-    """The exact elements: floats as their bit patterns, so -0.0 and NaN payloads count."""
-    a = np.ascontiguousarray(a)
-    return a.view(f"u{a.itemsize}") if a.dtype.kind in "fb" else a
-
 
 def assert_same_as_cpu(x_cpu, x_gpu, **kw):
     for fn in (dl.sort, dl.argsort):
@@ -56,10 +30,6 @@ def assert_same_as_cpu(x_cpu, x_gpu, **kw):
         got = host(got_arr)
         assert got.dtype == want.dtype and got.shape == want.shape, (fn.__name__, kw)
         np.testing.assert_array_equal(bits(got), bits(want), err_msg=f"{fn.__name__} {kw}")
-
-
-def on_gpu(a, device="rocm:0"):
-    return dl.asarray(a).to_device(device)
 
 
 @pytest.mark.parametrize("dtype", REAL)

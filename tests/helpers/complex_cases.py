@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 import dlarray as dl
-from test_elementwise import OPS, accepts
+from helpers.cases import OPS, accepts
 
 COMPLEX = ["complex64", "complex128"]
 UNARY = sorted(n for n, op in OPS.items() if op["arity"] == 1 and accepts(op, dl.complex64))
