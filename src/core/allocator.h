@@ -38,13 +38,28 @@ class Allocator {
   // Throws MemoryError on exhaustion, ValueError for a device that does not exist.
   virtual DataPtr allocate(size_t nbytes, Device device, StreamHandle stream) = 0;
   virtual const AllocatorStats& stats() const = 0;
+  // A block of `total` bytes at malloc's alignment, holding a Storage header and a small
+  // array's bytes after it (storage.h), or nullptr where this allocator keeps data apart
+  // from headers (device memory: only the CPU allocator makes such blocks). Counted in
+  // stats() like allocate's memory.
+  virtual void* allocate_small(size_t total, Device device) {
+    (void)total;
+    (void)device;
+    return nullptr;
+  }
+  // Frees a block from allocate_small of the same `total`.
+  virtual void free_small(void* block, size_t total) {
+    (void)block;
+    (void)total;
+  }
 };
 
 // The allocator for a kind; throws ValueError when no backend provides one in this build.
 Allocator& allocator_for(DeviceKind kind);
 Allocator* find_allocator(DeviceKind kind);
 
-// The CPU allocator: 64-byte alignment at least (cache line, AVX-512), larger for big blocks.
+// The CPU allocator: 64-byte alignment at least (cache line, AVX-512), larger for big blocks;
+// its small blocks (allocate_small) have malloc's.
 Allocator& cpu_allocator();
 
 }  // namespace dla

@@ -1,20 +1,72 @@
 // array.cpp — layout queries and view construction for Array.
 #include "core/array.h"
 
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
 #include "core/errors.h"
 
 namespace dla {
 
-Array::Array(StoragePtr storage, int64_t byte_offset, Dims shape, Dims strides, DType dtype,
+Array::Array(StoragePtr storage, int64_t byte_offset, DimsView shape, DimsView strides, DType dtype,
              uint8_t flags)
-    : storage_(std::move(storage)),
-      byte_offset_(byte_offset),
-      shape_(std::move(shape)),
-      strides_(std::move(strides)),
-      dtype_(dtype),
-      flags_(flags) {}
+    : storage_(std::move(storage)), byte_offset_(byte_offset), dtype_(dtype), flags_(flags) {
+  set_dims(shape, strides);
+}
 
-Dims contiguous_strides(const Dims& shape) {
+// Only ever called with ndim_ == 0 (nothing to free): construction, and assignment after
+// free_dims.
+void Array::set_dims(DimsView shape, DimsView strides) {
+  const int n = shape.size();
+  if (n != strides.size() || n > kMaxRank)
+    throw std::logic_error("Array: shape and strides of ranks " + std::to_string(n) + " and " +
+                           std::to_string(strides.size()));
+  int64_t* d = inline_;
+  if (n > kInlineRank) d = heap_ = new int64_t[2 * n];
+  ndim_ = static_cast<uint8_t>(n);
+  for (int i = 0; i < n; ++i) {
+    d[i] = shape[i];
+    d[n + i] = strides[i];
+  }
+}
+
+Array::Array(const Array& o)
+    : storage_(o.storage_), byte_offset_(o.byte_offset_), dtype_(o.dtype_), flags_(o.flags_) {
+  set_dims(o.shape(), o.strides());
+}
+
+Array::Array(Array&& o) noexcept
+    : storage_(std::move(o.storage_)),
+      byte_offset_(o.byte_offset_),
+      dtype_(o.dtype_),
+      flags_(o.flags_),
+      ndim_(o.ndim_) {
+  // The inline dims or the heap pointer, whichever is there; `o` keeps rank 0, owning nothing.
+  std::memcpy(inline_, o.inline_, sizeof(inline_));
+  o.ndim_ = 0;
+}
+
+Array& Array::operator=(const Array& o) {
+  if (this != &o) *this = Array(o);
+  return *this;
+}
+
+Array& Array::operator=(Array&& o) noexcept {
+  if (this != &o) {
+    free_dims();
+    storage_ = std::move(o.storage_);
+    byte_offset_ = o.byte_offset_;
+    dtype_ = o.dtype_;
+    flags_ = o.flags_;
+    ndim_ = o.ndim_;
+    std::memcpy(inline_, o.inline_, sizeof(inline_));
+    o.ndim_ = 0;
+  }
+  return *this;
+}
+
+Dims contiguous_strides(DimsView shape) {
   Dims s(shape.size());
   int64_t acc = 1;
   for (int i = shape.size() - 1; i >= 0; --i) {
@@ -26,7 +78,7 @@ Dims contiguous_strides(const Dims& shape) {
   return s;
 }
 
-std::string shape_str(const Dims& shape) {
+std::string shape_str(DimsView shape) {
   std::string s = "(";
   for (int i = 0; i < shape.size(); ++i) {
     if (i) s += ", ";
@@ -36,7 +88,7 @@ std::string shape_str(const Dims& shape) {
   return s + ")";
 }
 
-Array Array::empty(const Dims& shape, DType dtype, Device device, StreamHandle stream) {
+Array Array::empty(DimsView shape, DType dtype, Device device, StreamHandle stream) {
   const int64_t bytes = checked_nbytes(shape, dtype);
   StoragePtr st = Storage::allocate(static_cast<size_t>(bytes), device, stream);
   return Array(std::move(st), 0, shape, contiguous_strides(shape), dtype);
@@ -44,7 +96,7 @@ Array Array::empty(const Dims& shape, DType dtype, Device device, StreamHandle s
 
 int64_t Array::size() const {
   int64_t n = 1;
-  for (int64_t d : shape_) n *= d;
+  for (int64_t d : shape()) n *= d;
   return n;
 }
 
@@ -52,9 +104,9 @@ bool Array::is_c_contiguous() const {
   // Size-0 and size-1 dimensions never break contiguity, whatever their stride.
   int64_t expected = 1;
   for (int i = ndim() - 1; i >= 0; --i) {
-    if (shape_[i] == 0) return true;
-    if (shape_[i] != 1 && strides_[i] != expected) return false;
-    expected *= shape_[i];
+    if (shape(i) == 0) return true;
+    if (shape(i) != 1 && stride(i) != expected) return false;
+    expected *= shape(i);
   }
   return true;
 }
@@ -62,24 +114,24 @@ bool Array::is_c_contiguous() const {
 bool Array::is_f_contiguous() const {
   int64_t expected = 1;
   for (int i = 0; i < ndim(); ++i) {
-    if (shape_[i] == 0) return true;
-    if (shape_[i] != 1 && strides_[i] != expected) return false;
-    expected *= shape_[i];
+    if (shape(i) == 0) return true;
+    if (shape(i) != 1 && stride(i) != expected) return false;
+    expected *= shape(i);
   }
   return true;
 }
 
-Array Array::view(Dims shape, Dims strides, int64_t byte_offset, DType dtype) const {
-  return Array(storage_, byte_offset, std::move(shape), std::move(strides), dtype, flags_);
+Array Array::view(DimsView shape, DimsView strides, int64_t byte_offset, DType dtype) const {
+  return Array(storage_, byte_offset, shape, strides, dtype, flags_);
 }
 
 Array Array::permuted(const int* axes) const {
   Dims sh(ndim()), st(ndim());
   for (int i = 0; i < ndim(); ++i) {
-    sh[i] = shape_[axes[i]];
-    st[i] = strides_[axes[i]];
+    sh[i] = shape(axes[i]);
+    st[i] = stride(axes[i]);
   }
-  return view(std::move(sh), std::move(st), byte_offset_);
+  return view(sh, st, byte_offset_);
 }
 
 // Whether the bytes two arrays can touch intersect. Compares addresses, not storages: two

@@ -1,9 +1,13 @@
 // array.h — the strided array: storage + byte offset + shape/strides (elements) + dtype + flags.
 //
-// An Array is a cheap value (one refcounted pointer and inline dims); copying it makes a
-// second view of the same memory, never a copy of the data. Layout helpers used by every
-// backend (contiguity, element count, views) live here; data movement lives in
+// An Array is a cheap value (one refcounted pointer and compact dims, 40 bytes); copying it
+// makes a second view of the same memory, never a copy of the data. Layout helpers used by
+// every backend (contiguity, element count, views) live here; data movement lives in
 // src/core/copy.h and the backends.
+//
+// Shape and strides share one buffer: inside the Array for rank <= 1 (the small arrays and
+// scalars that Python code makes by the hundred thousand), on the heap above. Every
+// dlarray.Array object embeds one of these, so its size is the size of every array.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -22,19 +26,26 @@ enum ArrayFlags : uint8_t {
 class Array {
  public:
   Array() = default;
-  Array(StoragePtr storage, int64_t byte_offset, Dims shape, Dims strides, DType dtype,
+  // shape and strides have the same rank (at most kMaxRank).
+  Array(StoragePtr storage, int64_t byte_offset, DimsView shape, DimsView strides, DType dtype,
         uint8_t flags = 0);
+  Array(const Array& o);
+  Array(Array&& o) noexcept;
+  Array& operator=(const Array& o);
+  Array& operator=(Array&& o) noexcept;
+  ~Array() { free_dims(); }
 
   // A fresh row-major array (uninitialised memory). ValueError when the shape is negative or
   // too big to address (checked_size.h), MemoryError when the device cannot provide it.
-  static Array empty(const Dims& shape, DType dtype, Device device, StreamHandle stream = nullptr);
+  static Array empty(DimsView shape, DType dtype, Device device, StreamHandle stream = nullptr);
 
   // --- layout ---
-  int ndim() const { return shape_.size(); }
-  const Dims& shape() const { return shape_; }
-  const Dims& strides() const { return strides_; }
-  int64_t shape(int i) const { return shape_[i]; }
-  int64_t stride(int i) const { return strides_[i]; }
+  int ndim() const { return ndim_; }
+  // Views of this Array's own buffer: valid while it lives and is not assigned to.
+  DimsView shape() const { return DimsView(dims(), ndim_); }
+  DimsView strides() const { return DimsView(dims() + ndim_, ndim_); }
+  int64_t shape(int i) const { return dims()[i]; }
+  int64_t stride(int i) const { return dims()[ndim_ + i]; }
   // Number of elements. Unchecked: every Array's shape passed checked_size.h when it was made.
   int64_t size() const;
   DType dtype() const { return dtype_; }
@@ -54,26 +65,40 @@ class Array {
   void set_readonly(bool ro) { flags_ = ro ? (flags_ | kReadOnly) : (flags_ & ~kReadOnly); }
 
   // A view sharing storage, with new layout (strides in elements, offset in bytes).
-  Array view(Dims shape, Dims strides, int64_t byte_offset, DType dtype) const;
-  Array view(Dims shape, Dims strides, int64_t byte_offset) const {
-    return view(std::move(shape), std::move(strides), byte_offset, dtype_);
+  Array view(DimsView shape, DimsView strides, int64_t byte_offset, DType dtype) const;
+  Array view(DimsView shape, DimsView strides, int64_t byte_offset) const {
+    return view(shape, strides, byte_offset, dtype_);
   }
   // Reversed axes (the .T / permute_dims building block).
   Array permuted(const int* axes) const;
 
  private:
+  // Ranks up to this keep shape and strides inline; above, heap_ holds 2 * ndim values.
+  static constexpr int kInlineRank = 1;
+  const int64_t* dims() const { return ndim_ > kInlineRank ? heap_ : inline_; }
+  void set_dims(DimsView shape, DimsView strides);
+  void free_dims() {
+    if (ndim_ > kInlineRank) delete[] heap_;
+  }
+
   StoragePtr storage_;
   int64_t byte_offset_ = 0;
-  Dims shape_;
-  Dims strides_;
   DType dtype_;
   uint8_t flags_ = 0;
+  uint8_t ndim_ = 0;
+  union {
+    int64_t inline_[2 * kInlineRank];  // shape, then strides
+    int64_t* heap_;
+  };
 };
+// The Python object embeds an Array (bindings/py_array.cpp): 40 bytes keep a 4-element array
+// under NumPy's memory per array.
+static_assert(sizeof(Array) <= 40, "Array grew: every dlarray.Array object carries one");
 
 // Row-major strides (in elements) for shape.
-Dims contiguous_strides(const Dims& shape);
+Dims contiguous_strides(DimsView shape);
 // Human-readable "(2, 3)".
-std::string shape_str(const Dims& shape);
+std::string shape_str(DimsView shape);
 
 // Whether the bytes two arrays can touch intersect (by address: two imports of one peer
 // buffer are different storages over the same memory).

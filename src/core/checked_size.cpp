@@ -9,12 +9,12 @@
 namespace dla {
 namespace {
 
-[[noreturn]] void too_big(const Dims& shape, const DType* dtype, const char* unit) {
+[[noreturn]] void too_big(DimsView shape, const DType* dtype, const char* unit) {
   throw ValueError("array is too big; shape " + shape_str(shape) + (dtype ? " of dtype " + dtype->name() : "") +
                    " has more than 2**63 - 1 " + unit);
 }
 
-int64_t numel_of(const Dims& shape, const DType* dtype) {
+int64_t numel_of(DimsView shape, const DType* dtype) {
   if (shape.size() > kMaxRank)
     throw ValueError("arrays have at most " + std::to_string(kMaxRank) + " dimensions, got " +
                      std::to_string(shape.size()));
@@ -27,9 +27,9 @@ int64_t numel_of(const Dims& shape, const DType* dtype) {
 
 }  // namespace
 
-int64_t checked_numel(const Dims& shape) { return numel_of(shape, nullptr); }
+int64_t checked_numel(DimsView shape) { return numel_of(shape, nullptr); }
 
-int64_t checked_nbytes(const Dims& shape, const DType& dtype) {
+int64_t checked_nbytes(DimsView shape, const DType& dtype) {
   int64_t bytes;
   if (!packed_nbytes_fits(numel_of(shape, &dtype), dtype.bits(), &bytes)) too_big(shape, &dtype, "bytes");
   return bytes;

@@ -82,11 +82,11 @@ inline bool strided_extent_fits(const int64_t* shape, const int64_t* strides, in
 
 // The element count of `shape`: ValueError for more than kMaxRank axes, a negative
 // dimension, or a count past INT64_MAX.
-int64_t checked_numel(const Dims& shape);
+int64_t checked_numel(DimsView shape);
 // The byte count of a row-major array of `shape` and `dtype`: checked_numel's errors, and
 // ValueError "array is too big" when the bytes do not fit either. Every new array's shape
 // passes through here (Array::empty, broadcast views, DLPack imports).
-int64_t checked_nbytes(const Dims& shape, const DType& dtype);
+int64_t checked_nbytes(DimsView shape, const DType& dtype);
 // Bytes for `count` elements of `dtype`; ValueError when they do not fit.
 int64_t checked_nbytes(int64_t count, const DType& dtype);
 // a * b and a + b for dimensions being built (tile's r * s, concat's sum of lengths);

@@ -1,7 +1,10 @@
-// dims.h — Dims, the shape/strides container: inline for small ranks, heap beyond.
+// dims.h — Dims, the shape/strides container (inline for small ranks, heap beyond), and
+// DimsView, a read-only (pointer, rank) view of one.
 //
-// Most arrays have rank <= 6, so shape and strides live inside the Array and building a
-// view allocates nothing. Ranks up to kMaxRank (64) are supported.
+// Dims is what shapes are built in: locals on the stack, where rank <= 6 allocates
+// nothing. An Array does not hold Dims (two of them were 128 bytes of every array): it keeps
+// shape and strides in one compact buffer and hands out DimsViews of it (array.h). Ranks up
+// to kMaxRank (64) are supported.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -12,6 +15,32 @@ namespace dla {
 
 constexpr int kMaxRank = 64;
 
+// A read-only view of a shape or strides: valid while what it views (a Dims, an Array) is
+// alive and unchanged. Dims converts to it implicitly and it to Dims (a copy).
+class DimsView {
+ public:
+  DimsView() = default;
+  // Explicit, so that braces never reach it: view({0, n}, ...) is a compile error, where it
+  // would have been (nullptr, n). Spell shapes in braces as Dims{0, n}.
+  explicit DimsView(const int64_t* p, int n) : p_(p), n_(n) {}
+  int size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const int64_t* data() const { return p_; }
+  int64_t operator[](int i) const { return p_[i]; }
+  const int64_t* begin() const { return p_; }
+  const int64_t* end() const { return p_ + n_; }
+  int64_t back() const { return p_[n_ - 1]; }
+
+ private:
+  const int64_t* p_ = nullptr;
+  int n_ = 0;
+};
+
+inline bool operator==(DimsView a, DimsView b) {
+  return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(int64_t) * a.size()) == 0);
+}
+inline bool operator!=(DimsView a, DimsView b) { return !(a == b); }
+
 class Dims {
  public:
   static constexpr int kInline = 6;
@@ -20,6 +49,7 @@ class Dims {
   explicit Dims(int n, int64_t fill = 0) { resize(n, fill); }
   Dims(const int64_t* p, int n) { assign(p, n); }
   Dims(std::initializer_list<int64_t> v) { assign(v.begin(), static_cast<int>(v.size())); }
+  Dims(DimsView v) { assign(v.data(), v.size()); }  // NOLINT(google-explicit-constructor): a copy, as from Dims
   Dims(const Dims& o) { assign(o.data(), o.size_); }
   Dims(Dims&& o) noexcept { steal(o); }
   Dims& operator=(const Dims& o) {
@@ -74,10 +104,8 @@ class Dims {
     if (n) std::memmove(data(), p, sizeof(int64_t) * n);
     size_ = n;
   }
-  bool operator==(const Dims& o) const {
-    return size_ == o.size_ && (size_ == 0 || std::memcmp(data(), o.data(), sizeof(int64_t) * size_) == 0);
-  }
-  bool operator!=(const Dims& o) const { return !(*this == o); }
+  operator DimsView() const { return DimsView(data(), size_); }  // NOLINT(google-explicit-constructor)
+  // (== and != are DimsView's, so that Dims and views of an Array's dims compare alike.)
 
  private:
   void reserve(int n) {

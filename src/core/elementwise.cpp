@@ -85,7 +85,7 @@ void store_scalar_operand(OpId op, const ElemArg& a, ScalarType t, void* dst) {
 
 // Output memory in the order of `like`'s strides (NumPy's "K" order), so that an operation
 // on transposed or Fortran-ordered inputs walks all operands contiguously.
-Array allocate_output(const Dims& shape, DType dtype, Device device, const Array* like) {
+Array allocate_output(DimsView shape, DType dtype, Device device, const Array* like) {
   const int n = shape.size();
   if (!like || n < 2 || like->ndim() != n || like->shape() != shape || like->is_c_contiguous())
     return Array::empty(shape, dtype, device);
@@ -254,7 +254,8 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
 
   // ---- operands, shape, device -------------------------------------------------------------
   // The common case (equal shapes) reads the shape in place; broadcasting builds one.
-  const Dims* shape = nullptr;
+  DimsView shape;
+  bool have_shape = false, broadcasted = false;
   Dims broadcast;
   for (int i = 0; i < nargs; ++i) {
     ElementwisePlan::Input& in = p.in[i];
@@ -273,11 +274,13 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
       in.given = &arr;
       in.half = p.half != Half::None && half_of(arr.dtype()) == p.half;
       in.needs_cast = !in.half && arr.dtype() != dtype_of(in.dtype);
-      if (!shape) {
-        shape = &arr.shape();
-      } else if (arr.shape() != *shape) {
-        broadcast = broadcast_shapes(*shape, arr.shape());
-        shape = &broadcast;
+      if (!have_shape) {
+        shape = arr.shape();
+        have_shape = true;
+      } else if (arr.shape() != shape) {
+        broadcast = broadcast_shapes(shape, arr.shape());
+        shape = broadcast;
+        broadcasted = true;
       }
     } else {
       in.is_scalar = true;
@@ -298,11 +301,11 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
     }
   }
 
-  if (shape == &broadcast) {
+  if (broadcasted) {
     p.numel = checked_numel(broadcast);  // ValueError when a broadcast shape overflows int64
   } else {
     p.numel = 1;  // an existing array's shape
-    for (int64_t d : *shape) p.numel *= d;
+    for (int64_t d : shape) p.numel *= d;
   }
 
   // ---- output ------------------------------------------------------------------------------
@@ -312,13 +315,13 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
                       " cannot be stored in the left operand's dtype " + inplace->dtype().name() +
                       " (in-place operators keep the array's dtype, and convert only within a kind or to a "
                       "higher kind, as NumPy's same_kind casting)");
-    if (*shape != inplace->shape())
-      throw ValueError(std::string(info.name) + " (in place): the result shape " + shape_str(*shape) +
+    if (shape != inplace->shape())
+      throw ValueError(std::string(info.name) + " (in place): the result shape " + shape_str(shape) +
                        " differs from the left operand's shape " + shape_str(inplace->shape()) +
                        "; in-place operators never change an array's shape");
     if (inplace->readonly()) throw ValueError("assignment destination is read-only");
     if (inplace->dtype() != result_dtype) {
-      p.out = allocate_output(*shape, result_dtype, lead->device(), inplace);
+      p.out = allocate_output(shape, result_dtype, lead->device(), inplace);
       p.write_back = *inplace;
       p.has_write_back = true;
       if (op == OpId::pow) reduce_scalar_power(p, args);
@@ -329,10 +332,10 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
     for (int i = 0; i < nargs; ++i) {
       ElementwisePlan::Input& in = p.in[i];
       if (in.is_scalar || in.needs_cast || !may_overlap(in.array(), p.out)) continue;
-      if (!same_view(broadcast_view(in.array(), *shape), p.out)) in.hold(copy_to(in.array(), in.array().device()));
+      if (!same_view(broadcast_view(in.array(), shape), p.out)) in.hold(copy_to(in.array(), in.array().device()));
     }
   } else {
-    p.out = allocate_output(*shape, result_dtype, lead->device(), lead->shape() == *shape ? lead : nullptr);
+    p.out = allocate_output(shape, result_dtype, lead->device(), lead->shape() == shape ? lead : nullptr);
   }
   if (op == OpId::pow) reduce_scalar_power(p, args);
   return p;
@@ -340,7 +343,7 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
 
 void elementwise_operands(ElementwisePlan& p, ElementwiseOperands* out) {
   ElementwiseOperands& o = *out;
-  const Dims& out_shape = p.out.shape();
+  const DimsView out_shape = p.out.shape();
   const int nd = out_shape.size();
   o.count = 1 + p.nin;
   const int64_t out_item = p.out.itemsize();

@@ -219,7 +219,7 @@ Array solve(const Array& x1, const Array& x2) {
   if (rows2 != n)
     throw ValueError("solve: x1 of shape " + shape_str(x1.shape()) + " needs x2 with " + std::to_string(n) +
                      " rows, got shape " + shape_str(x2.shape()));
-  const Array rhs = vector ? x2.view({n, 1}, {x2.stride(0), 0}, x2.byte_offset()) : x2;
+  const Array rhs = vector ? x2.view(Dims{n, 1}, Dims{x2.stride(0), 0}, x2.byte_offset()) : x2;
   const int64_t k = rhs.shape(rhs.ndim() - 1);
   const Dims batch = vector ? b1 : broadcast_shapes(b1, Dims(rhs.shape().data(), rhs.ndim() - 2));
   // Large matrices are copied row-major: the same bytes as their transposes in column-major

@@ -43,8 +43,8 @@ Array matmul(const Array& x1, const Array& x2) {
 
   // 1-D operands: x1 (K,) -> (1, K), x2 (K,) -> (K, 1); the added axes are dropped at the end.
   const bool row = x1.ndim() == 1, col = x2.ndim() == 1;
-  Array a = row ? x1.view({1, x1.shape(0)}, {0, x1.stride(0)}, x1.byte_offset()) : x1;
-  Array b = col ? x2.view({x2.shape(0), 1}, {x2.stride(0), 0}, x2.byte_offset()) : x2;
+  Array a = row ? x1.view(Dims{1, x1.shape(0)}, Dims{0, x1.stride(0)}, x1.byte_offset()) : x1;
+  Array b = col ? x2.view(Dims{x2.shape(0), 1}, Dims{x2.stride(0), 0}, x2.byte_offset()) : x2;
   const int64_t m = a.shape(a.ndim() - 2), k = a.shape(a.ndim() - 1);
   const int64_t kb = b.shape(b.ndim() - 2), n = b.shape(b.ndim() - 1);
   if (k != kb)

@@ -1,4 +1,5 @@
-// cpu_backend.cpp — the CPU allocator (aligned, counted) and the CPU runtime (no streams).
+// cpu_backend.cpp — the CPU allocator (aligned, counted; small header+data blocks from
+// malloc) and the CPU runtime (no streams).
 #include <sys/mman.h>
 
 #include <cstdlib>
@@ -169,6 +170,20 @@ class CpuAllocator final : public Allocator {
     return DataPtr{p, reinterpret_cast<void*>(rounded), &CpuAllocator::release};
   }
   const AllocatorStats& stats() const override { return stats_; }
+  // Plain malloc: glibc's per-thread cache already makes these small blocks cheap to take
+  // and give back (the SmallBlockCache below exists for the slower 64-byte-aligned path).
+  void* allocate_small(size_t total, Device device) override {
+    if (device.kind != DeviceKind::CPU || device.index != 0)
+      throw ValueError("CPU allocator asked for memory on '" + device.str() + "'");
+    void* p = std::malloc(total);
+    if (!p) throw MemoryError("Unable to allocate " + std::to_string(total) + " bytes on cpu: out of memory");
+    stats_.on_alloc(static_cast<int64_t>(total));
+    return p;
+  }
+  void free_small(void* block, size_t total) override {
+    std::free(block);
+    stats_.on_free(static_cast<int64_t>(total));
+  }
 
  private:
   static void release(void* ctx, void* p) {
