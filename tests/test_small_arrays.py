@@ -1,7 +1,8 @@
 """Small arrays, whose bytes share one block with their Storage header and whose Array lives
-inside the Python object: lifetimes, DLPack exchange, alignment (not timing: that is
-benchmarks/small_arrays.py)."""
+inside the Python object, and views that borrow their base's storage: lifetimes, DLPack
+exchange, alignment, the dtype slot (not timing: that is benchmarks/small_arrays.py)."""
 import gc
+import sys
 import weakref
 
 import numpy as np
@@ -144,3 +145,39 @@ def test_array_objects_carry_their_array_and_support_weak_references():
     del a
     gc.collect()
     assert dead == [True] and r() is None
+
+
+def test_views_of_views_lean_on_the_array_that_owns_the_storage():
+    # x[i], x[1:3] and x.T borrow the storage and keep the owning object alive instead (one
+    # link: a view of a view refers to the owner, not to the view in between).
+    x = dl.asarray([1.0, 2.0, 3.0, 4.0])
+    before = sys.getrefcount(x)
+    a = x[1:]
+    b = a[1:]
+    c = b[0]
+    assert sys.getrefcount(x) == before + 3
+    refs = x._storage_refs
+    del a, b
+    assert x._storage_refs == refs
+    exported = np.from_dlpack(c)  # a counted reference of its own
+    del x
+    _churn()
+    assert float(c) == 3.0 and exported.tolist() == 3.0
+    m = dl.reshape(dl.arange(6.0), (2, 3))
+    t = m.T
+    tt = t.mT
+    del m
+    _churn()
+    assert t.tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+    assert tt.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+
+
+@pytest.mark.parametrize("name", DTYPES + ["float16", "bfloat16", "float8_e4m3fn"])
+def test_dtype_attribute_of_arrays_and_views(name):
+    dtype = getattr(dl, name)
+    x = dl.empty(3, dtype=dtype)
+    assert x.dtype is dtype
+    assert x[0].dtype is dtype and x[1:].dtype is dtype
+    assert dl.reshape(x, (1, 3)).T.dtype is dtype
+    with pytest.raises(AttributeError):
+        x.dtype = dl.int8

@@ -4,10 +4,14 @@
 // the type object itself and how Arrays go in and out of Python objects.
 #include "bindings/py_array.h"
 
+#include <structmember.h>
+
 #include <complex>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bindings/bindings.h"
@@ -64,22 +68,60 @@ const char* const kApiVersions[] = {"2021.12", "2022.12", "2023.12", "2024.12", 
 }  // namespace
 
 PyTypeObject* array_type() { return g_array_type; }
+PyTypeObject* g_simple_array_type = nullptr;  // g_array_type when g_simple_layout, else nullptr
 
 // Returning and dropping arrays is on every operation's path, and pybind11's generic
 // instance handling dominates it: cast() searches its registry of live instances and
 // registers the new one (a hash-map insert, an erase at deallocation), and both creation
 // and deallocation look the type's layout up in another map. A wrapped Array is always a
-// fresh owner that nothing looks up by address, and dlarray.Array has pybind11's simple
-// layout (one value pointer, one std::unique_ptr holder inline), so wrap() and
-// array_dealloc() fill and clear that layout directly. Anything else (a Python subclass, a
-// registered instance, keep-alive patients) goes through pybind11's own deallocation.
+// fresh owner that nothing looks up by address, so wrap() and array_dealloc() fill and clear
+// dlarray.Array's layout directly.
+//
+// That layout is pybind11's simple one (a value pointer and an unused holder slot) followed
+// by the Array itself: the type's basic size is grown to hold one (custom_type_setup below),
+// and wrap() constructs the Array there and points the value pointer at it. One block per
+// array object instead of two (the Python object, then a separate heap Array), which is most
+// of what brings a small array's memory under NumPy's. pybind11 sees an instance whose value
+// it does not own (no holder, not `owned`), so even its own deallocation would leave the
+// Array alone; array_dealloc destroys it in place. Objects pybind11 made itself (a heap
+// Array under its std::unique_ptr holder) are cleared directly too; Python subclasses and
+// registered instances go through pybind11's own deallocation.
+//
+// The holder slot that embedded arrays leave unused holds two pointers of ours:
+//  - the keeper: for a view built by wrap_view, the object holding the counted reference to
+//    the storage the view borrows (a strong reference; null otherwise);
+//  - the dtype object (borrowed: dtype objects are never freed), which `x.dtype` reads as a
+//    member: CPython then specializes the attribute load to a load from the object, with no
+//    call at all (a getter function took 1.1x NumPy's time). Instances pybind11 makes get it
+//    from init_instance_with_dtype, below; its unique_ptr holder leaves that word free.
 namespace {
 bool g_simple_layout = false;
 destructor g_pybind_dealloc = nullptr;
-using Holder = std::unique_ptr<Array>;
+using Holder = std::unique_ptr<Array>;  // pybind11's, for the instances it makes itself
 
 Holder& simple_holder(pyb::detail::instance* inst) {
   return *reinterpret_cast<Holder*>(&inst->simple_value_holder[1]);
+}
+
+PyObject*& keeper_slot(PyObject* self) {
+  return *reinterpret_cast<PyObject**>(&reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[1]);
+}
+PyObject*& dtype_slot(PyObject* self) {
+  return *reinterpret_cast<PyObject**>(&reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[2]);
+}
+static_assert(sizeof(Holder) <= sizeof(void*), "the dtype word must stay free under pybind11's holder");
+constexpr Py_ssize_t kDtypeSlotOffset = offsetof(pyb::detail::instance, simple_value_holder) + 2 * sizeof(void*);
+
+// Where the embedded Array starts: after pybind11's instance, at Array's alignment.
+constexpr size_t kEmbeddedOffset =
+    (sizeof(pyb::detail::instance) + alignof(Array) - 1) / alignof(Array) * alignof(Array);
+
+void* embedded_slot(PyObject* self) { return reinterpret_cast<char*>(self) + kEmbeddedOffset; }
+
+// Whether `inst` holds an Array wrap() embedded (rather than one pybind11 allocated).
+bool is_embedded(PyObject* self) {
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  return inst->simple_layout && inst->simple_value_holder[0] == embedded_slot(self);
 }
 
 // Up to 32 freed blocks kept for reuse, touched only under the GIL (wrap and tp_dealloc);
@@ -109,33 +151,19 @@ class BlockCache {
   int count_ = 0;
 };
 
-// Recently freed Array blocks, reused by wrap(): malloc + free of the Array is a fifth of
-// the cost of a short-lived result. Blocks come from ::operator new(sizeof(Array)), so an
-// Array pybind11 itself deletes (the slow path) is freed correctly too.
-BlockCache<void*> g_free_arrays;
-
-Array* new_array(Array&& a) {
-  void* mem = g_free_arrays.take();
-  if (!mem) mem = ::operator new(sizeof(Array));
-  return new (mem) Array(std::move(a));
-}
-
-void free_array(Array* p) {
-  p->~Array();
-  if (!g_free_arrays.keep(p)) ::operator delete(p, sizeof(Array));
-}
-
-// Likewise the Python objects themselves (CPython keeps such free lists for floats and
-// tuples): a freed dlarray.Array of the exact type is kept, unreleased, for the next wrap(),
-// which skips PyObject_Malloc/PyObject_Free and the type's generic allocator (x[i, j]
-// costs about 40 ns in all, of which these are a few). Only when the type allocates and
-// frees with CPython's defaults, so a kept block goes back to the allocator it came from.
+// Freed dlarray.Array objects of the exact type (CPython keeps such free lists for floats
+// and tuples): a freed object is kept, unreleased, for the next wrap(), which skips
+// PyObject_Malloc/PyObject_Free and the type's generic allocator (x[i, j] costs about 40 ns
+// in all, of which these are a few). Only when the type allocates and frees with CPython's
+// defaults, so a kept block goes back to the allocator it came from.
 bool g_reuse_objects = false;
 BlockCache<PyObject*> g_free_objects;
 
 PyObject* alloc_array_object() {
   if (PyObject* self = g_free_objects.take()) {
-    std::memset(static_cast<void*>(self), 0, size_t(g_array_type->tp_basicsize));
+    // The pybind11 header (with our two words in its holder slot) only: the Array is
+    // constructed over whatever is there.
+    std::memset(static_cast<void*>(self), 0, sizeof(pyb::detail::instance));
     return PyObject_Init(self, g_array_type);  // the type reference and a fresh refcount
   }
   return g_array_type->tp_alloc(g_array_type, 0);
@@ -149,8 +177,9 @@ void free_array_object(PyObject* self, PyTypeObject* type) {
 DLA_HOT void array_dealloc(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
-  if (type != g_array_type || !inst->simple_layout || !inst->simple_holder_constructed ||
-      inst->simple_instance_registered || inst->has_patients) {
+  const bool embedded = is_embedded(self);
+  if (type != g_array_type || !inst->simple_layout || inst->simple_instance_registered ||
+      (!embedded && !inst->simple_holder_constructed)) {
     g_pybind_dealloc(self);
     return;
   }
@@ -161,39 +190,75 @@ DLA_HOT void array_dealloc(PyObject* self) {
     PyObject *et = nullptr, *ev = nullptr, *tb = nullptr;
     const bool pending = PyErr_Occurred() != nullptr;
     if (pending) PyErr_Fetch(&et, &ev, &tb);
-    Holder& holder = simple_holder(inst);
-    Array* value = holder.release();
-    holder.~Holder();
-    free_array(value);
+    if (embedded) {
+      static_cast<Array*>(embedded_slot(self))->~Array();
+      // After the Array: the storage it borrowed goes with the keeper's last reference.
+      Py_XDECREF(std::exchange(keeper_slot(self), nullptr));
+    } else {  // an Array pybind11 allocated, under its std::unique_ptr holder
+      simple_holder(inst).~Holder();
+      inst->simple_holder_constructed = false;
+    }
     if (pending) PyErr_Restore(et, ev, tb);
   }
-  inst->simple_holder_constructed = false;
   inst->simple_value_holder[0] = nullptr;
+  dtype_slot(self) = nullptr;
+  if (inst->has_patients) pyb::detail::clear_patients(self);  // keep_alive's, as pybind11 would
   free_array_object(self, type);
 }
 }  // namespace
 
 pyb::object wrap(const Array& a) { return wrap(Array(a)); }
 
+namespace {
+// The instance fields every embedded array object has (the Array is already in place).
+void finish_embedded(PyObject* self, PyObject* dtype) {
+  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
+  inst->simple_layout = true;
+  inst->simple_value_holder[0] = embedded_slot(self);
+  inst->simple_holder_constructed = false;  // no holder: the object's own memory holds the value
+  inst->simple_instance_registered = false;
+  inst->owned = false;
+  dtype_slot(self) = dtype;
+}
+}  // namespace
+
 DLA_HOT pyb::object wrap(Array&& a) {
   if (!g_simple_layout) return pyb::cast(std::move(a));
+  PyObject* dtype = dtype_object_ptr(a.dtype());
   PyObject* self = alloc_array_object();
   if (!self) throw pyb::error_already_set();
-  auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
-  Array* value = new_array(std::move(a));
-  inst->simple_layout = true;
-  inst->simple_value_holder[0] = value;
-  new (&simple_holder(inst)) Holder(value);
-  inst->simple_holder_constructed = true;
-  inst->simple_instance_registered = false;
-  inst->owned = true;
+  new (embedded_slot(self)) Array(std::move(a));  // cannot throw
+  finish_embedded(self, dtype);
   return pyb::reinterpret_steal<pyb::object>(self);
 }
 
-Array* try_unwrap(PyObject* h) {
+DLA_HOT pyb::object wrap_view(PyObject* owner_obj, const Array& owner, int64_t byte_offset, DimsView shape,
+                              DimsView strides) {
+  if (!g_simple_layout || !owner.storage())
+    return wrap(Array(owner.storage(), byte_offset, shape, strides, owner.dtype(), owner.flags()));
+  // The object holding the counted reference: owner_obj, or, when owner_obj's own array is a
+  // borrowing view, its keeper (so chains of views stay one link deep, as NumPy's bases do).
+  PyObject* keeper = owner.storage().borrowed() ? keeper_slot(owner_obj) : owner_obj;
+  PyObject* dtype = dtype_object_ptr(owner.dtype());
+  PyObject* self = alloc_array_object();
+  if (!self) throw pyb::error_already_set();
+  try {
+    new (embedded_slot(self)) Array(Array::BorrowStorage{}, owner, byte_offset, shape, strides, owner.dtype(),
+                                    owner.flags());
+  } catch (...) {  // the heap dims of a rank-2+ view
+    free_array_object(self, g_array_type);
+    throw;
+  }
+  finish_embedded(self, dtype);
+  Py_INCREF(keeper);
+  keeper_slot(self) = keeper;
+  return pyb::reinterpret_steal<pyb::object>(self);
+}
+
+DLA_NOINLINE Array* try_unwrap_other(PyObject* h) {
   PyTypeObject* t = Py_TYPE(h);
-  if (t != g_array_type && !PyType_IsSubtype(t, g_array_type)) return nullptr;
   auto* inst = reinterpret_cast<pyb::detail::instance*>(h);
+  if (t != g_array_type && !PyType_IsSubtype(t, g_array_type)) return nullptr;
   if (inst->simple_layout) return static_cast<Array*>(inst->simple_value_holder[0]);
   return static_cast<Array*>(inst->get_value_and_holder().value_ptr());
 }
@@ -219,7 +284,7 @@ PyObject* guarded(F&& f) {
 }
 const Array& self_array(PyObject* self) { return *try_unwrap(self); }
 
-PyObject* get_shape(PyObject* self, void*) {
+DLA_HOT PyObject* get_shape(PyObject* self, void*) {
   return guarded([&] {
     const Array& a = self_array(self);
     PyObject* t = PyTuple_New(a.ndim());
@@ -228,10 +293,7 @@ PyObject* get_shape(PyObject* self, void*) {
     return t;
   });
 }
-PyObject* get_dtype(PyObject* self, void*) {
-  return guarded([&] { return dtype_object(self_array(self).dtype()).release().ptr(); });
-}
-PyObject* get_device(PyObject* self, void*) {
+DLA_HOT PyObject* get_device(PyObject* self, void*) {
   return guarded([&] { return device_object(self_array(self).device()).release().ptr(); });
 }
 PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLong(self_array(self).ndim()); }
@@ -242,14 +304,14 @@ PyObject* get_itemsize(PyObject* self, void*) {
   if (a.dtype().is_subbyte()) Py_RETURN_NONE;
   return PyLong_FromLongLong(a.itemsize());
 }
-PyObject* get_T(PyObject* self, void*) {
+DLA_HOT PyObject* get_T(PyObject* self, void*) {
   return guarded([&] {
     const Array& a = self_array(self);
     if (a.ndim() != 2)
       throw ValueError("x.T requires a 2-D array (got " + std::to_string(a.ndim()) +
                        "-D); use permute_dims or matrix_transpose");
-    int axes[2] = {1, 0};
-    return wrap(a.permuted(axes)).release().ptr();
+    const int64_t shape[2] = {a.shape(1), a.shape(0)}, strides[2] = {a.stride(1), a.stride(0)};
+    return wrap_view(self, a, a.byte_offset(), DimsView(shape, 2), DimsView(strides, 2)).release().ptr();
   });
 }
 PyObject* get_mT(PyObject* self, void*) {
@@ -257,16 +319,20 @@ PyObject* get_mT(PyObject* self, void*) {
     const Array& a = self_array(self);
     if (a.ndim() < 2)
       throw ValueError("x.mT requires at least 2 dimensions (got " + std::to_string(a.ndim()) + ")");
-    int axes[kMaxRank];
-    for (int i = 0; i < a.ndim(); ++i) axes[i] = i;
-    std::swap(axes[a.ndim() - 1], axes[a.ndim() - 2]);
-    return wrap(a.permuted(axes)).release().ptr();
+    const int n = a.ndim();
+    int64_t shape[kMaxRank], strides[kMaxRank];
+    for (int i = 0; i < n; ++i) {
+      shape[i] = a.shape(i);
+      strides[i] = a.stride(i);
+    }
+    std::swap(shape[n - 1], shape[n - 2]);
+    std::swap(strides[n - 1], strides[n - 2]);
+    return wrap_view(self, a, a.byte_offset(), DimsView(shape, n), DimsView(strides, n)).release().ptr();
   });
 }
 
 PyGetSetDef g_array_getset[] = {
     {"shape", get_shape, nullptr, "The extent of each dimension, a tuple of ints.", nullptr},
-    {"dtype", get_dtype, nullptr, "The data type of the elements.", nullptr},
     {"device", get_device, nullptr, "The device whose memory holds the elements.", nullptr},
     {"ndim", get_ndim, nullptr, "The number of dimensions.", nullptr},
     {"size", get_size, nullptr, "The number of elements.", nullptr},
@@ -276,29 +342,86 @@ PyGetSetDef g_array_getset[] = {
     {"mT", get_mT, nullptr, "The transpose of the last two axes (a view).", nullptr},
 };
 
+// len(x) through the type's length slots: defining __len__ made CPython route them through a
+// generic lookup of the method and pybind11's dispatcher (len(x) took 3.7x NumPy's time).
+// The exact type's 1-d and up arrays return without a call frame; the rest (0-d arrays'
+// TypeError, subclasses) go to array_length_other.
+DLA_NOINLINE Py_ssize_t array_length_other(PyObject* self) {
+  const Array& a = self_array(self);
+  if (a.ndim() == 0) {
+    PyErr_SetString(PyExc_TypeError, "len() of a 0-d array");
+    return -1;
+  }
+  return static_cast<Py_ssize_t>(a.shape(0));
+}
+
+DLA_HOT Py_ssize_t array_length(PyObject* self) {
+  if (Py_TYPE(self) == g_simple_array_type) {
+    const Array* a = static_cast<const Array*>(reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[0]);
+    if (a->ndim() > 0) return static_cast<Py_ssize_t>(a->shape(0));
+  }
+  return array_length_other(self);
+}
+
+void install_length() {
+  g_array_type->tp_as_sequence->sq_length = array_length;
+  g_array_type->tp_as_mapping->mp_length = array_length;
+  PyType_Modified(g_array_type);
+}
+
+// x.dtype: the word the dtype slot holds (see the layout notes above wrap()).
+PyMemberDef g_dtype_member = {"dtype", T_OBJECT_EX, kDtypeSlotOffset, READONLY, "The data type of the elements."};
+
 void install_array_properties() {
   for (PyGetSetDef& def : g_array_getset) {
     pyb::object descr = pyb::reinterpret_steal<pyb::object>(PyDescr_NewGetSet(g_array_type, &def));
     if (!descr || PyObject_SetAttrString(reinterpret_cast<PyObject*>(g_array_type), def.name, descr.ptr()) < 0)
       throw pyb::error_already_set();
   }
+  pyb::object dtype = pyb::reinterpret_steal<pyb::object>(PyDescr_NewMember(g_array_type, &g_dtype_member));
+  if (!dtype || PyObject_SetAttrString(reinterpret_cast<PyObject*>(g_array_type), "dtype", dtype.ptr()) < 0)
+    throw pyb::error_already_set();
+}
+
+// pybind11's instance initialisation for the objects it makes itself (pyb::cast of an
+// Array), followed by filling the dtype slot that x.dtype reads.
+void (*g_pybind_init_instance)(pyb::detail::instance*, const void*) = nullptr;
+void init_instance_with_dtype(pyb::detail::instance* inst, const void* holder) {
+  g_pybind_init_instance(inst, holder);
+  auto* self = reinterpret_cast<PyObject*>(inst);
+  if (inst->simple_layout && inst->simple_value_holder[0])
+    dtype_slot(self) = dtype_object_ptr(static_cast<Array*>(inst->simple_value_holder[0])->dtype());
 }
 }  // namespace
 
 void bind_array(pyb::module_& m) {
-  auto cls = pyb::class_<Array>(m, "Array", pyb::buffer_protocol(),
+  // Room for the embedded Array after pybind11's instance (set before PyType_Ready, so that
+  // Python subclasses lay their own fields out after it).
+  auto grow = pyb::custom_type_setup([](PyHeapTypeObject* ht) {
+    ht->ht_type.tp_basicsize = static_cast<Py_ssize_t>(kEmbeddedOffset + sizeof(Array));
+  });
+  auto cls = pyb::class_<Array>(m, "Array", pyb::buffer_protocol(), grow,
                                 "An n-dimensional array on a device. Create one with dlarray.asarray "
                                 "or another creation function.");
   g_array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   {
-    // Use the direct wrap/dealloc only if pybind11 gave the type the simple layout they assume.
+    pyb::detail::type_info* info = pyb::detail::get_type_info(typeid(Array));
+    g_pybind_init_instance = info->init_instance;
+    info->init_instance = init_instance_with_dtype;
+  }
+  {
     static_assert(sizeof(Holder) <= sizeof(void*) * pyb::detail::instance_simple_holder_in_ptrs(),
                   "std::unique_ptr<Array> must fit pybind11's inline holder slot");
+    // Use the direct wrap/dealloc only if pybind11 gave the type the simple layout they
+    // assume, with nothing of its own (dict, weakref list) past the instance.
     pyb::object probe = pyb::cast(Array());
     auto* inst = reinterpret_cast<pyb::detail::instance*>(probe.ptr());
     g_simple_layout = inst->simple_layout && g_array_type->tp_dictoffset == 0 &&
-                      !PyType_HasFeature(g_array_type, Py_TPFLAGS_HAVE_GC);
+                      g_array_type->tp_weaklistoffset < Py_ssize_t(kEmbeddedOffset) &&
+                      g_array_type->tp_basicsize == Py_ssize_t(kEmbeddedOffset + sizeof(Array)) &&
+                      g_array_type->tp_itemsize == 0 && !PyType_HasFeature(g_array_type, Py_TPFLAGS_HAVE_GC);
     if (g_simple_layout) {
+      g_simple_array_type = g_array_type;
       g_pybind_dealloc = g_array_type->tp_dealloc;
       g_array_type->tp_dealloc = array_dealloc;
       g_reuse_objects = g_array_type->tp_alloc == PyType_GenericAlloc && g_array_type->tp_free == PyObject_Free;
@@ -417,6 +540,7 @@ void bind_array(pyb::module_& m) {
         return pyb::buffer_info(h.data(), h.itemsize(), fmt, h.ndim(), std::move(shape), std::move(strides),
                                 h.readonly());
       });
+  install_length();  // after the __len__ entry above, which reset the slots
 }
 
 }  // namespace dla::py

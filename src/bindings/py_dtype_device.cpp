@@ -49,6 +49,27 @@ pyb::object dtype_object(const DType& d) {
   return o;
 }
 
+PyObject* dtype_object_ptr(const DType& d) {
+  if (d.computes()) {
+    if (PyObject* o = g_fast_dtypes[static_cast<int>(d.scalar)]) return o;
+  }
+  // The other dtypes (float16, bfloat16, fp8, ...) by their key in a direct-mapped cache in
+  // front of the map: every array made gets its dtype object, so a half-precision array must
+  // not pay a map search for it. Touched under the GIL only.
+  struct Entry {
+    uint32_t key;
+    PyObject* obj;
+  };
+  static Entry cache[64] = {};
+  const uint32_t key = dtype_key(d);
+  Entry& e = cache[(key * 2654435761u) >> 26];
+  if (e.obj && e.key == key) return e.obj;
+  PyObject* o = dtype_object(d).ptr();  // the map keeps the object alive
+  e = Entry{key, o};
+  return o;
+}
+
+
 namespace {
 
 // The dlarray dtype NumPy's dtype `numpy_dtype` names (native byte order only: dlarray arrays

@@ -10,6 +10,10 @@ namespace pyb = pybind11;
 
 // The canonical Python dtype object (dlarray.float32, ...) for d; the same object each time.
 pyb::object dtype_object(const DType& d);
+// dtype_object(d) as a borrowed pointer, valid for the life of the process (the objects are
+// never freed), for every new array object's dtype slot (py_array.cpp): a table lookup for
+// the dtypes with kernels, a small cache for the others.
+PyObject* dtype_object_ptr(const DType& d);
 // Accepts a dlarray dtype object or a dtype name string; TypeError otherwise.
 DType parse_dtype(pyb::handle h);
 // None -> nullopt-like false; returns true and sets *out when a dtype was given.

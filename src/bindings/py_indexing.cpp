@@ -15,6 +15,7 @@
 #include "bindings/py_errors.h"
 #include "bindings/scalars.h"
 #include "core/errors.h"
+#include "core/hot_path.h"
 #include "core/indexing.h"
 #include "core/manipulation.h"
 
@@ -121,12 +122,16 @@ int parse_key(PyObject* key, IndexItem* items, KeepAlive& keep) {
   return static_cast<int>(n);
 }
 
-PyObject* array_subscript(PyObject* self, PyObject* key) {
+DLA_HOT PyObject* array_subscript(PyObject* self, PyObject* key) {
   try {
     IndexItem items[kMaxIndexItems];
     KeepAlive keep;
     const int n = parse_key(key, items, keep);
-    return wrap(getitem(*try_unwrap(self), items, n)).release().ptr();
+    const Array& x = *try_unwrap(self);
+    BasicView v;  // x[i], x[1:3]: a view built in the new object, borrowing self's storage
+    if (basic_view(x, items, n, &v))
+      return wrap_view(self, x, v.offset, DimsView(v.shape, v.ndim), DimsView(v.strides, v.ndim)).release().ptr();
+    return wrap(getitem(x, items, n)).release().ptr();
   } catch (...) {
     set_python_error_from_current();
     return nullptr;

@@ -15,6 +15,13 @@ Array::Array(StoragePtr storage, int64_t byte_offset, DimsView shape, DimsView s
   set_dims(shape, strides);
 }
 
+Array::Array(BorrowStorage, const Array& owner, int64_t byte_offset, DimsView shape, DimsView strides,
+             DType dtype, uint8_t flags)
+    : byte_offset_(byte_offset), dtype_(dtype), flags_(flags) {
+  storage_.borrow(owner.storage_);
+  set_dims(shape, strides);
+}
+
 // Only ever called with ndim_ == 0 (nothing to free): construction, and assignment after
 // free_dims.
 void Array::set_dims(DimsView shape, DimsView strides) {

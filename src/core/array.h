@@ -29,6 +29,12 @@ class Array {
   // shape and strides have the same rank (at most kMaxRank).
   Array(StoragePtr storage, int64_t byte_offset, DimsView shape, DimsView strides, DType dtype,
         uint8_t flags = 0);
+  // A view of `owner`'s storage that holds no reference to it (StoragePtr::borrow): only for
+  // an Array built in place inside a Python object that keeps the storage alive otherwise
+  // (bindings/py_array.cpp, wrap_view). Copies and moves of it hold references again.
+  struct BorrowStorage {};
+  Array(BorrowStorage, const Array& owner, int64_t byte_offset, DimsView shape, DimsView strides, DType dtype,
+        uint8_t flags);
   Array(const Array& o);
   Array(Array&& o) noexcept;
   Array& operator=(const Array& o);

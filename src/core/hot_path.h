@@ -1,4 +1,5 @@
-// hot_path.h — DLA_HOT: marks the functions of the per-call paths measured against peers.
+// hot_path.h — DLA_HOT: marks the functions of the per-call paths measured against peers;
+// DLA_NOINLINE keeps a rare path out of them.
 //
 // GCC places functions marked hot in .text.hot, next to each other. Left where the linker put
 // them, the dozen functions of one DLPack import (capsule, checks, Array, Python object, and
@@ -11,4 +12,12 @@
 #define DLA_HOT __attribute__((hot))
 #else
 #define DLA_HOT
+#endif
+
+// A slow path inlined into a tiny hot function gives the hot one a stack frame and saved
+// registers on every call (len(x) took 14 instructions where NumPy's takes 5).
+#if defined(__GNUC__) || defined(__clang__)
+#define DLA_NOINLINE __attribute__((noinline))
+#else
+#define DLA_NOINLINE
 #endif

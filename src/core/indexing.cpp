@@ -465,17 +465,7 @@ int64_t index_scalar(const Array& a) {
   return s.i;
 }
 
-namespace {
-
-// x[i], x[i, j], x[1:3]: keys of integers and slices only, which never need the general plan.
-// Fills `v` with the view's layout, or returns false (and does nothing) for any other key.
-struct SimpleView {
-  int64_t offset;
-  int ndim;
-  int64_t shape[kMaxRank], strides[kMaxRank];
-};
-
-bool simple_view(const Array& x, const IndexItem* key, int n, SimpleView* v) {
+bool basic_view(const Array& x, const IndexItem* key, int n, BasicView* v) {
   const int ndim = x.ndim();
   if (n > ndim || x.dtype().is_subbyte()) return false;
   int64_t offset = x.byte_offset();
@@ -504,12 +494,10 @@ bool simple_view(const Array& x, const IndexItem* key, int n, SimpleView* v) {
   return true;
 }
 
-}  // namespace
-
 Array getitem(const Array& x, const IndexItem* key, int n) {
-  SimpleView v;
-  if (simple_view(x, key, n, &v))  // built in the caller's object (x[i, j] is a hot path)
-    return Array(x.storage(), v.offset, Dims(v.shape, v.ndim), Dims(v.strides, v.ndim), x.dtype(), x.flags());
+  BasicView v;
+  if (basic_view(x, key, n, &v))  // x[i, j] is a hot path: no plan
+    return Array(x.storage(), v.offset, DimsView(v.shape, v.ndim), DimsView(v.strides, v.ndim), x.dtype(), x.flags());
   // x[idx] of a 1-d CPU array by one C-contiguous CPU integer array: the fused pass of gather()
   // without the general plan and layout, which were most of x[idx]'s time on small arrays
   // (0.24 us against NumPy's 0.13 for 10 elements). Out of range: the general path reports it.
@@ -594,12 +582,16 @@ void setitem(const Array& x, const IndexItem* key, int n, const Scalar& value) {
     throw OverflowError("Python int " + (value.kind == SK::UInt ? std::to_string(value.u) : std::to_string(value.i)) +
                         " is out of range for " + dt.name());
   if (x.readonly()) throw ValueError("assignment destination is read-only");
-  SimpleView sv;
-  if (simple_view(x, key, n, &sv)) {
-    const Array view(x.storage(), sv.offset, Dims(sv.shape, sv.ndim), Dims(sv.strides, sv.ndim), x.dtype(), x.flags());
-    // x[i, j] = v: one element of host memory is a single store.
-    if (view.size() == 1 && view.device().kind == DeviceKind::CPU) return store_scalar(dt, value, view.data());
-    return fill(view, value);
+  BasicView sv;
+  if (basic_view(x, key, n, &sv)) {
+    // x[i, j] = v: one element of host memory is a single store, with no view made.
+    int64_t count = 1;
+    for (int d = 0; d < sv.ndim; ++d) count *= sv.shape[d];
+    if (count == 1 && x.device().kind == DeviceKind::CPU)
+      return store_scalar(dt, value, static_cast<char*>(x.storage()->data()) + sv.offset);
+    return fill(Array(x.storage(), sv.offset, DimsView(sv.shape, sv.ndim), DimsView(sv.strides, sv.ndim), x.dtype(),
+                      x.flags()),
+                value);
   }
   Plan p = make_plan(x, key, n);
   if (p.adv.empty()) return fill(p.view, value);

@@ -50,6 +50,17 @@ inline int64_t adjust_slice(int64_t len, int64_t* start, int64_t* stop, int64_t 
   return *start < *stop ? (*stop - *start - 1) / step + 1 : 0;
 }
 
+// x[i], x[i, j], x[1:3]: keys of integers and slices only, which never need the general plan.
+// basic_view fills `v` with the view's layout (byte offset, shape, strides), or returns false
+// for any other key; IndexError for an integer out of range. getitem's
+// first step, and the bindings' too, which build such views in place (py_indexing.cpp).
+struct BasicView {
+  int64_t offset;
+  int ndim;
+  int64_t shape[kMaxRank], strides[kMaxRank];
+};
+bool basic_view(const Array& x, const IndexItem* key, int n, BasicView* v);
+
 // x[key]: a view when the key is basic, a new array when it holds index arrays. Raises
 // IndexError for out-of-range integers, too many indices, a second Ellipsis, non-integer
 // index arrays and masks whose shape does not match.
