@@ -1,4 +1,5 @@
-// fastcall.h — keyword parsing for the raw METH_FASTCALL entry points on hot paths.
+// fastcall.h — keyword parsing for the raw METH_FASTCALL entry points on hot paths, and the
+// type version tag their per-type caches key on.
 //
 // from_dlpack and __dlpack__ are called for every exchange; pybind11's generic argument
 // conversion costs more than the exchange itself, so these two parse their few keywords
@@ -12,6 +13,15 @@
 #include "core/errors.h"
 
 namespace dla::py {
+
+// A type's version tag, or 0 when CPython has invalidated it (the type was modified): the key
+// of the per-type caches of the exchange path (a peer's __dlpack__ method, its C table).
+inline unsigned int type_version_tag(PyTypeObject* t) {
+#if PY_VERSION_HEX < 0x030C0000
+  if (!PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
+#endif
+  return t->tp_version_tag;
+}
 
 template <int N>
 struct KwSpec {

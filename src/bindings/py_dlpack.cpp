@@ -271,13 +271,6 @@ constexpr int kMethodCacheSize = 4;
 MethodCacheEntry g_method_cache[kMethodCacheSize];
 int g_method_cache_next = 0;
 
-unsigned int type_version_tag(PyTypeObject* t) {
-#if PY_VERSION_HEX < 0x030C0000
-  if (!PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
-#endif
-  return t->tp_version_tag;
-}
-
 // argv[0] is a free slot (PY_VECTORCALL_ARGUMENTS_OFFSET), argv[1] the producer, then the
 // `nargs - 1` other positional arguments and the keyword values.
 DLA_HOT PyObject* call_dlpack(PyObject* const* argv, size_t nargs, PyObject* kwnames) {
@@ -671,8 +664,9 @@ DLA_HOT Array import_dlpack_impl(PyObject* x, const Device* want, int copy, bool
 StreamRequest parse_stream_request(Device target, PyObject* stream) {
   if (!stream || stream == Py_None) return stream_request(target, std::nullopt);
   if (!PyLong_Check(stream)) {
-    // Where streams do not exist the value is refused for that reason first (ValueError).
-    stream_request(target, int64_t{0});
+    // Where streams do not exist any value but None is refused for that reason first: the
+    // ValueError stream_request raises for every value there.
+    if (!takes_stream_values(target)) return stream_request(target, int64_t{0});
     throw TypeError("__dlpack__: stream must be an int or None");
   }
   const long long v = PyLong_AsLongLong(stream);

@@ -16,6 +16,7 @@
 #include <new>
 #include <string>
 
+#include "bindings/fastcall.h"
 #include "bindings/py_array.h"
 #include "bindings/py_errors.h"
 #include "core/errors.h"
@@ -233,14 +234,6 @@ constexpr int kCacheSize = 8;
 CacheEntry g_cache[kCacheSize];
 int g_cache_next = 0;
 
-// The type's version tag, or 0 when CPython has invalidated it (the type was modified).
-unsigned int version_tag(PyTypeObject* t) {
-#if PY_VERSION_HEX < 0x030C0000
-  if (!PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) return 0;
-#endif
-  return t->tp_version_tag;
-}
-
 }  // namespace
 
 const DLPackExchangeAPI* dlarray_exchange_api() { return &kApi; }
@@ -250,10 +243,10 @@ const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type, const char** prob
   if (!problem) problem = &unused;
   for (auto& e : g_cache) {
     if (e.type != type) continue;
-    const unsigned int tag = version_tag(type);
+    const unsigned int tag = type_version_tag(type);
     if (tag == 0 || tag != e.tag) {
       e.api = lookup(type, &e.problem);  // the attribute lookup gives the type a fresh tag
-      e.tag = version_tag(type);
+      e.tag = type_version_tag(type);
     }
     *problem = e.problem;
     return e.api;
@@ -264,7 +257,7 @@ const DLPackExchangeAPI* peer_exchange_api(PyTypeObject* type, const char** prob
   PyObject* evicted = reinterpret_cast<PyObject*>(slot.type);
   Py_INCREF(reinterpret_cast<PyObject*>(type));
   slot.type = type;
-  slot.tag = version_tag(type);
+  slot.tag = type_version_tag(type);
   slot.api = api;
   slot.problem = *problem;
   Py_XDECREF(evicted);  // last: releasing a type may run arbitrary code

@@ -18,6 +18,10 @@ bool is_gpu(DeviceKind k) { return k == DeviceKind::CUDA || k == DeviceKind::ROC
 
 }  // namespace
 
+bool takes_stream_values(Device target) {
+  return target.kind == DeviceKind::CUDA || target.kind == DeviceKind::CUDAManaged || target.kind == DeviceKind::ROCM;
+}
+
 StreamRequest stream_request(Device target, std::optional<int64_t> stream) {
   StreamRequest req;
   const bool none = !stream;

@@ -23,6 +23,8 @@ struct StreamRequest {
   StreamHandle consumer = nullptr;   // the consumer's stream (native handle, or kDefaultStream)
 };
 
+// Whether `stream=` may be anything but None for exports on `target` (CUDA, CUDA managed, ROCm).
+bool takes_stream_values(Device target);
 // Validates a `stream=` value for exports on `target` (nullopt: None); ValueError on misuse.
 StreamRequest stream_request(Device target, std::optional<int64_t> stream);
 // Producer side, zero-copy: consumer's stream waits for our pending work on `a`.
