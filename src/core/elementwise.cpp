@@ -112,13 +112,22 @@ bool same_view(const Array& a, const Array& b) {
                   half_name(h));
 }
 
-// Whether a clip bound of dtype `bound` may meet x's dtype: clip's result has x's dtype, so a
-// bound of a higher kind (a float bound for an integer x) would be truncated; it is refused.
-bool clip_bound_fits(const DType& bound, const DType& x) { return same_kind_cast(bound, x); }
-
-[[noreturn]] void clip_scalar_error(PyScalarKind k, const std::string& x_dtype) {
-  throw TypeError(std::string("clip: a Python ") + py_scalar_kind_name(k) + " bound cannot be converted to x's dtype " +
-                  x_dtype + " without changing its value's kind; convert x with astype first");
+// clip's result has x's dtype, so a bound of a higher kind than x's (a float bound for an
+// integer x) would be truncated: it is refused, whether an array, a NumPy scalar or a Python
+// number (bound i: 1 min, 2 max).
+void check_clip_bound(const ElemArg& bound, int i, const DType& x) {
+  if (bound.tag == ElemArg::Tag::None) return;
+  if (bound.tag == ElemArg::Tag::Scalar && !bound.typed) {
+    if (kind_rank(bound.kind) > kind_rank(x))
+      throw TypeError(std::string("clip: a Python ") + py_scalar_kind_name(bound.kind) +
+                      " bound cannot be converted to x's dtype " + x.name() +
+                      " without changing its value's kind; convert x with astype first");
+    return;
+  }
+  const DType& d = bound.tag == ElemArg::Tag::Array ? bound.array->dtype() : bound.dtype;
+  if (!same_kind_cast(d, x))
+    throw TypeError(std::string("clip: ") + (i == 1 ? "min" : "max") + " of dtype " + d.name() +
+                    " cannot be converted to x's dtype " + x.name());
 }
 
 // The compute dtype when some array operand is float16 or bfloat16 (see promotion.h): the
@@ -144,7 +153,6 @@ ScalarType half_compute_type(OpId op, const ElemArg* args, int nargs, Half* half
       throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
                       " cannot be combined with an array of dtype " + joined.name());
     if (info.sig != Sig::Clip) joined = t;
-    else if (kind_rank(args[i].kind) > kind_rank(joined)) clip_scalar_error(args[i].kind, joined.name());
   }
   *half = half_of(joined);
   return *half != Half::None ? ScalarType::Float32 : joined.scalar;
@@ -235,7 +243,6 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
         throw TypeError(std::string(info.name) + ": a Python " + py_scalar_kind_name(args[i].kind) +
                         " cannot be combined with an array of dtype " + name_of(compute));
       if (info.sig != Sig::Clip) compute = t;  // a complex scalar lifts float32/64 to complex
-      else if (kind_rank(args[i].kind) > kind_rank(dtype_of(compute))) clip_scalar_error(args[i].kind, name_of(compute));
     }
   }
   // Functions defined for floating inputs only (divide, exp, sqrt, sin, ...) compute integer and
@@ -261,13 +268,11 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
     ElementwisePlan::Input& in = p.in[i];
     in.dtype = (info.sig == Sig::Where && i == 0) ? ScalarType::Bool : compute;
     const ElemArg& a = args[i];
+    if (info.sig == Sig::Clip && i > 0) check_clip_bound(a, i, args[0].array->dtype());
     if (a.tag == ElemArg::Tag::Array) {
       const Array& arr = *a.array;
       if (info.sig == Sig::Where && i == 0 && arr.dtype().scalar != ScalarType::Bool)
         throw TypeError("where: condition must have dtype bool, got " + arr.dtype().name());
-      if (info.sig == Sig::Clip && i > 0 && !clip_bound_fits(arr.dtype(), args[0].array->dtype()))
-        throw TypeError(std::string("clip: ") + (i == 1 ? "min" : "max") + " of dtype " + arr.dtype().name() +
-                        " cannot be converted to x's dtype " + args[0].array->dtype().name());
       if (arr.device() != lead->device())
         throw ValueError(std::string(info.name) + ": arrays are on different devices ('" + lead->device().str() +
                          "' and '" + arr.device().str() + "'); move them with to_device first");
@@ -284,10 +289,6 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
       }
     } else {
       in.is_scalar = true;
-      if (info.sig == Sig::Clip && a.tag == ElemArg::Tag::Scalar && a.typed &&
-          !clip_bound_fits(a.dtype, args[0].array->dtype()))
-        throw TypeError(std::string("clip: ") + (i == 1 ? "min" : "max") + " of dtype " + a.dtype.name() +
-                        " cannot be converted to x's dtype " + args[0].array->dtype().name());
       if (a.tag == ElemArg::Tag::Scalar)
         store_scalar_operand(op, a, in.dtype, in.value);
       else
@@ -320,19 +321,18 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
                        " differs from the left operand's shape " + shape_str(inplace->shape()) +
                        "; in-place operators never change an array's shape");
     if (inplace->readonly()) throw ValueError("assignment destination is read-only");
-    if (inplace->dtype() != result_dtype) {
+    if (inplace->dtype() != result_dtype) {  // computed apart, then converted into x1
       p.out = allocate_output(shape, result_dtype, lead->device(), inplace);
       p.write_back = *inplace;
       p.has_write_back = true;
-      if (op == OpId::pow) reduce_scalar_power(p, args);
-      return p;
-    }
-    p.out = *inplace;
-    // An input overlapping the output in another layout would be read after being written.
-    for (int i = 0; i < nargs; ++i) {
-      ElementwisePlan::Input& in = p.in[i];
-      if (in.is_scalar || in.needs_cast || !may_overlap(in.array(), p.out)) continue;
-      if (!same_view(broadcast_view(in.array(), shape), p.out)) in.hold(copy_to(in.array(), in.array().device()));
+    } else {
+      p.out = *inplace;
+      // An input overlapping the output in another layout would be read after being written.
+      for (int i = 0; i < nargs; ++i) {
+        ElementwisePlan::Input& in = p.in[i];
+        if (in.is_scalar || in.needs_cast || !may_overlap(in.array(), p.out)) continue;
+        if (!same_view(broadcast_view(in.array(), shape), p.out)) in.hold(copy_to(in.array(), in.array().device()));
+      }
     }
   } else {
     p.out = allocate_output(shape, result_dtype, lead->device(), lead->shape() == shape ? lead : nullptr);
