@@ -35,7 +35,8 @@ import numpy as np
 import pytest
 
 import dlarray as dl
-from helpers.gpu_util import CUDA, FAKE, GpuDevice, cuda_only, fresh_log_for_fake_tests, host, on, run_in_threads
+from helpers.gpu_util import (CUDA, FAKE, GpuDevice, cuda_only, fresh_log_for_fake_tests, host, on,
+                              random_values as normal, run_in_threads)
 
 FLOAT = ["float32", "float64", "complex64", "complex128"]
 INT = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
@@ -59,15 +60,6 @@ def values(shape, dtype, seed=0):
         v = v + 1j * rng.integers(-4, 5, shape)
     if dtype.startswith("uint"):
         v = np.abs(v)
-    return v.astype(dtype)
-
-
-def normal(shape, dtype, seed=0):
-    """Standard-normal values (complex: both parts random)."""
-    rng = np.random.default_rng(seed)
-    v = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        v = v + 1j * rng.standard_normal(shape)
     return v.astype(dtype)
 
 

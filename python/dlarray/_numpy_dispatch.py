@@ -151,20 +151,23 @@ def __array_function__(self, func, types, args, kwargs):
         # No dlarray equivalent: NumPy's own implementation on zero-copy NumPy views of the CPU
         # arrays, as before this protocol existed (SciPy's NumPy-only paths call np.* on our
         # arrays). Device arrays get NotImplemented: NumPy raises TypeError, never a hidden copy.
-        if not _all_on_cpu((args, kwargs)):
+        if _device_off_cpu((args, kwargs)) is not None:
             return NotImplemented
         return func._implementation(*_to_numpy(args), **_to_numpy(kwargs))
     return result
 
 
-def _all_on_cpu(value):
+def _device_off_cpu(value):
+    """The device of the first array in `value` (nested lists, tuples, dicts) that is not on the
+    CPU, or None when all are."""
     if isinstance(value, _core.Array):
-        return value.device == "cpu"
-    if isinstance(value, (list, tuple)):
-        return builtins.all(_all_on_cpu(v) for v in value)
-    if isinstance(value, dict):
-        return builtins.all(_all_on_cpu(v) for v in value.values())
-    return True
+        return None if value.device == "cpu" else value.device
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+    for v in items:
+        device = _device_off_cpu(v)
+        if device is not None:
+            return device
+    return None
 
 
 def _to_numpy(value):
@@ -244,31 +247,13 @@ def _ufunc_reduce(ufunc, inputs, kwargs):
 def _ufunc_through_numpy(ufunc, method, inputs, kwargs):
     """NumPy's own loop over zero-copy NumPy views of CPU arrays; results become dlarray arrays
     (out= arrays are written through their views and returned as given)."""
-    import numpy as np
-
-    def device_of(values):
-        for v in values:
-            if isinstance(v, _core.Array) and v.device != "cpu":
-                return v.device
-            if isinstance(v, tuple):
-                d = device_of(v)
-                if d is not None:
-                    return d
-        return None
-
-    device = device_of(inputs + (kwargs.get("out") or (),))
+    device = _device_off_cpu((inputs, kwargs))
     if device is not None:
         raise TypeError(f"NumPy's ufunc {ufunc.__name__!r}{'' if method == '__call__' else '.' + method} "
                         f"runs only on CPU arrays (dlarray has no kernel of its own for this call), and an "
                         f"operand is on '{device}'; move it with to_device('cpu') first")
     out = kwargs.get("out")
-    np_kwargs = dict(kwargs)
-    if out is not None:
-        np_kwargs["out"] = tuple(np.asarray(o) if isinstance(o, _core.Array) else o for o in out)
-    if isinstance(np_kwargs.get("where"), _core.Array):
-        np_kwargs["where"] = np.asarray(np_kwargs["where"])
-    np_inputs = tuple(np.asarray(v) if isinstance(v, _core.Array) else v for v in inputs)
-    result = getattr(ufunc, method)(*np_inputs, **np_kwargs)
+    result = getattr(ufunc, method)(*_to_numpy(inputs), **_to_numpy(kwargs))
     if out is not None:
         return out[0] if len(out) == 1 else out
     return _from_numpy_result(result)

@@ -9,6 +9,7 @@
 
 #include "bindings/bindings.h"
 #include "bindings/py_args.h"
+#include "bindings/scalars.h"
 #include "core/errors.h"
 
 namespace dla::py {
@@ -115,10 +116,10 @@ DType parse_dtype(pyb::handle h) {
   }
   if (numpy) {
     const pyb::handle np(numpy);
-    const pyb::object np_dtype = np.attr("dtype"), generic = np.attr("generic");
+    const pyb::object np_dtype = np.attr("dtype");
     if (pyb::isinstance(h, np_dtype)) return dtype_from_numpy(h, h);
-    if (PyType_Check(o) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(o),
-                                            reinterpret_cast<PyTypeObject*>(generic.ptr())))
+    PyTypeObject* generic = numpy_generic_type();
+    if (generic && PyType_Check(o) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(o), generic))
       return dtype_from_numpy(np_dtype(h), h);
   }
   throw TypeError("expected a dtype (a dlarray dtype such as dlarray.float32, a NumPy dtype or scalar type, a "

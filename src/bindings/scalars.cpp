@@ -60,22 +60,6 @@ Scalar scalar_from_python(PyObject* h) {
 
 namespace {
 
-// numpy.generic once numpy is imported (a new reference kept for the process), else nullptr.
-PyTypeObject* numpy_generic_type() {
-  static PyTypeObject* generic = nullptr;
-  if (generic) return generic;
-  PyObject* numpy = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy");  // borrowed
-  if (!numpy) return nullptr;
-  PyObject* g = PyObject_GetAttrString(numpy, "generic");
-  if (!g || !PyType_Check(g)) {
-    Py_XDECREF(g);
-    PyErr_Clear();
-    return nullptr;
-  }
-  generic = reinterpret_cast<PyTypeObject*>(g);
-  return generic;
-}
-
 // The dlarray dtype of a NumPy scalar type, looked up once per type by its dtype's name
 // (false for the types dlarray has no dtype for). Types are kept referenced, so a pointer
 // never names a different type later.
@@ -109,6 +93,21 @@ bool dtype_of_numpy_type(PyObject* h, DType* out) {
 }
 
 }  // namespace
+
+PyTypeObject* numpy_generic_type() {
+  static PyTypeObject* generic = nullptr;
+  if (generic) return generic;
+  PyObject* numpy = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy");  // borrowed
+  if (!numpy) return nullptr;
+  PyObject* g = PyObject_GetAttrString(numpy, "generic");
+  if (!g || !PyType_Check(g)) {
+    Py_XDECREF(g);
+    PyErr_Clear();
+    return nullptr;
+  }
+  generic = reinterpret_cast<PyTypeObject*>(g);
+  return generic;
+}
 
 bool numpy_scalar_dtype(PyObject* h, DType* dtype) {
   PyTypeObject* generic = numpy_generic_type();

@@ -37,6 +37,8 @@ Scalar scalar_from_python(PyObject* h);
 // dlarray has (not np.str_, np.datetime64, np.longdouble ...); fills *dtype and *value if so.
 // Looks numpy up in sys.modules only: an object cannot be a NumPy scalar before numpy is imported.
 bool numpy_scalar_from(PyObject* h, DType* dtype, Scalar* value);
+// numpy.generic once numpy is imported (kept for the process), else nullptr.
+PyTypeObject* numpy_generic_type();
 // Only the dtype (result_type, can_cast and dtype= arguments take NumPy scalars as dtypes).
 bool numpy_scalar_dtype(PyObject* h, DType* dtype);
 
