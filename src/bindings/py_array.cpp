@@ -367,8 +367,8 @@ PyGetSetDef g_array_getset[] = {
 
 // len(x) through the type's length slots: defining __len__ made CPython route them through a
 // generic lookup of the method and pybind11's dispatcher (len(x) took 3.7x NumPy's time).
-// The exact type's 1-d and up arrays return without a call frame; the rest (0-d arrays'
-// TypeError, subclasses) go to array_length_other.
+// The exact type's 1-d arrays return without a call frame; the rest (other ranks, 0-d
+// arrays' TypeError, subclasses) go to array_length_other.
 DLA_NOINLINE Py_ssize_t array_length_other(PyObject* self) {
   const Array& a = self_array(self);
   if (a.ndim() == 0) {
@@ -379,16 +379,10 @@ DLA_NOINLINE Py_ssize_t array_length_other(PyObject* self) {
 }
 
 DLA_HOT Py_ssize_t array_length(PyObject* self) {
-  if (Py_TYPE(self) == g_simple_array_type && is_embedded(self)) {
-    // The Array's address from self rather than from the value pointer just compared: the
-    // empty asm hides their equality from the compiler, so the reads below do not wait for
-    // that load (NumPy's len is two dependent loads; through the pointer ours was three).
-    void* slot = embedded_slot(self);
-#if defined(__GNUC__) || defined(__clang__)
-    asm("" : "+r"(slot));
-#endif
-    const Array* a = static_cast<const Array*>(slot);
-    if (a->ndim() > 0) return static_cast<Py_ssize_t>(a->shape(0));
+  if (Py_TYPE(self) == g_simple_array_type) {
+    const Array* a = static_cast<const Array*>(reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[0]);
+    // 1-d: the length is read where rank 1 keeps it, with no test of where the dims live.
+    if (a->ndim() == 1) return static_cast<Py_ssize_t>(a->shape(0));
   }
   return array_length_other(self);
 }
