@@ -379,8 +379,17 @@ DLA_NOINLINE Py_ssize_t array_length_other(PyObject* self) {
 }
 
 DLA_HOT Py_ssize_t array_length(PyObject* self) {
-  if (Py_TYPE(self) == g_simple_array_type) {
-    const Array* a = static_cast<const Array*>(reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[0]);
+  // An Array wrap() embedded: its value pointer points into the object itself (never so for
+  // subclasses, pybind11's own instances or other layouts), so no type test is needed. The
+  // reads then go through the address computed from self, not through the pointer just
+  // compared (the empty asm hides their equality from the compiler): NumPy's len is two
+  // dependent loads, this is one.
+  char* slot = static_cast<char*>(embedded_slot(self));
+  if (reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[0] == slot) {
+#if defined(__GNUC__) || defined(__clang__)
+    asm("" : "+r"(slot));
+#endif
+    const Array* a = reinterpret_cast<const Array*>(slot);
     // 1-d: the length is read where rank 1 keeps it, with no test of where the dims live.
     if (a->ndim() == 1) return static_cast<Py_ssize_t>(a->shape(0));
   }
