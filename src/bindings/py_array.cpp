@@ -118,7 +118,7 @@ constexpr size_t kEmbeddedOffset =
 
 void* embedded_slot(PyObject* self) { return reinterpret_cast<char*>(self) + kEmbeddedOffset; }
 
-// Whether `inst` holds an Array wrap() embedded (rather than one pybind11 allocated).
+// Whether `self` holds an Array wrap() embedded (rather than one pybind11 allocated).
 bool is_embedded(PyObject* self) {
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
   return inst->simple_layout && inst->simple_value_holder[0] == embedded_slot(self);
