@@ -118,7 +118,7 @@ constexpr size_t kEmbeddedOffset =
 
 void* embedded_slot(PyObject* self) { return reinterpret_cast<char*>(self) + kEmbeddedOffset; }
 
-// Whether `inst` holds an Array wrap() embedded (rather than one pybind11 allocated).
+// Whether `self` holds an Array wrap() embedded (rather than one pybind11 allocated).
 bool is_embedded(PyObject* self) {
   auto* inst = reinterpret_cast<pyb::detail::instance*>(self);
   return inst->simple_layout && inst->simple_value_holder[0] == embedded_slot(self);
@@ -284,14 +284,37 @@ PyObject* guarded(F&& f) {
 }
 const Array& self_array(PyObject* self) { return *try_unwrap(self); }
 
+PyObject* shape_tuple(const Array& a) {
+  PyObject* t = PyTuple_New(a.ndim());
+  if (!t) return nullptr;
+  for (int i = 0; i < a.ndim(); ++i) {
+    PyObject* d = PyLong_FromLongLong(a.shape(i));
+    if (!d) {
+      Py_DECREF(t);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(t, i, d);
+  }
+  return t;
+}
+
+// x.shape of a 1-d array shorter than this is one shared tuple per length, made on first use
+// and kept (tuples are immutable; CPython shares its empty tuple the same way): a fresh (n,)
+// per read was a tuple and an int to make and free, as in NumPy, and took NumPy's time.
+constexpr int64_t kSharedShapes = 256;
+PyObject* g_shapes_1d[kSharedShapes] = {};
+
 DLA_HOT PyObject* get_shape(PyObject* self, void*) {
-  return guarded([&] {
-    const Array& a = self_array(self);
-    PyObject* t = PyTuple_New(a.ndim());
-    if (!t) return t;
-    for (int i = 0; i < a.ndim(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(a.shape(i)));
-    return t;
-  });
+  const Array& a = self_array(self);
+#ifndef Py_GIL_DISABLED  // the table is filled under the GIL
+  if (a.ndim() == 1 && static_cast<uint64_t>(a.shape(0)) < uint64_t(kSharedShapes)) {
+    PyObject*& shared = g_shapes_1d[a.shape(0)];
+    if (!shared && !(shared = shape_tuple(a))) return nullptr;
+    Py_INCREF(shared);
+    return shared;
+  }
+#endif
+  return shape_tuple(a);
 }
 DLA_HOT PyObject* get_device(PyObject* self, void*) {
   return guarded([&] { return device_object(self_array(self).device()).release().ptr(); });
@@ -344,8 +367,8 @@ PyGetSetDef g_array_getset[] = {
 
 // len(x) through the type's length slots: defining __len__ made CPython route them through a
 // generic lookup of the method and pybind11's dispatcher (len(x) took 3.7x NumPy's time).
-// The exact type's 1-d and up arrays return without a call frame; the rest (0-d arrays'
-// TypeError, subclasses) go to array_length_other.
+// The exact type's 1-d arrays return without a call frame; the rest (other ranks, 0-d
+// arrays' TypeError, subclasses) go to array_length_other.
 DLA_NOINLINE Py_ssize_t array_length_other(PyObject* self) {
   const Array& a = self_array(self);
   if (a.ndim() == 0) {
@@ -356,9 +379,19 @@ DLA_NOINLINE Py_ssize_t array_length_other(PyObject* self) {
 }
 
 DLA_HOT Py_ssize_t array_length(PyObject* self) {
-  if (Py_TYPE(self) == g_simple_array_type) {
-    const Array* a = static_cast<const Array*>(reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[0]);
-    if (a->ndim() > 0) return static_cast<Py_ssize_t>(a->shape(0));
+  // An Array wrap() embedded: its value pointer points into the object itself (never so for
+  // subclasses, pybind11's own instances or other layouts), so no type test is needed. The
+  // reads then go through the address computed from self, not through the pointer just
+  // compared (the empty asm hides their equality from the compiler): NumPy's len is two
+  // dependent loads, this is one.
+  char* slot = static_cast<char*>(embedded_slot(self));
+  if (reinterpret_cast<pyb::detail::instance*>(self)->simple_value_holder[0] == slot) {
+#if defined(__GNUC__) || defined(__clang__)
+    asm("" : "+r"(slot));
+#endif
+    const Array* a = reinterpret_cast<const Array*>(slot);
+    // 1-d: the length is read where rank 1 keeps it, with no test of where the dims live.
+    if (a->ndim() == 1) return static_cast<Py_ssize_t>(a->shape(0));
   }
   return array_length_other(self);
 }

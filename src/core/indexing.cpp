@@ -5,7 +5,7 @@
 // index array leaves its axes in the view and describes the byte offsets it selects (masks
 // list them; integer arrays are read in chunks when the bytes move). getitem and setitem
 // then differ only in the direction the gather/scatter kernel moves bytes. Keys of only
-// integers and slices skip the plan altogether (simple_view), being the common case.
+// integers and slices skip the plan altogether (basic_view), being the common case.
 #include "core/indexing.h"
 
 #include <algorithm>
