@@ -90,6 +90,18 @@ Array mean_keepdims(const Array& x, const Dims& axes, int64_t count, const char*
   return out;
 }
 
+// |x - center|^2 elementwise (complex: re^2 + im^2, real), for backends without a
+// squared-deviation fold.
+Array squared_deviations(const Array& x, const Array& center) {
+  const Array dev = elementwise(OpId::subtract, x, center);
+  if (is_complex(dev.dtype().scalar)) {
+    const Array re = elementwise(OpId::real, dev), im = elementwise(OpId::imag, dev);
+    return elementwise(OpId::add, elementwise(OpId::multiply, re, re), elementwise(OpId::multiply, im, im));
+  }
+  combine_into(OpId::multiply, dev, dev);  // squared where it is: one temporary, not two
+  return dev;
+}
+
 Array drop_axes(const Array& out, const Dims& axes) {
   bool reduced[kMaxRank] = {};
   for (int64_t a : axes) reduced[a] = true;
@@ -180,16 +192,18 @@ Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, con
     case ReduceForm::Fold: out = fold_keepdims(info.fold, xc, axes, info.name); break;
     case ReduceForm::Mean: out = mean_keepdims(xc, axes, m, info.name); break;
     case ReduceForm::Moment: {
-      const Array dev = elementwise(OpId::subtract, xc, mean_keepdims(xc, axes, m, info.name));
-      Array sq;
-      if (is_complex(compute.scalar)) {
-        const Array re = elementwise(OpId::real, dev), im = elementwise(OpId::imag, dev);
-        sq = elementwise(OpId::add, elementwise(OpId::multiply, re, re), elementwise(OpId::multiply, im, im));
+      const Array center = mean_keepdims(xc, axes, m, info.name);
+      const ReductionKernels& k = kernels_for(xc, info.name);
+      if (k.fold_squared_deviation &&
+          (compute.scalar == ScalarType::Float32 || compute.scalar == ScalarType::Float64)) {
+        out = Array::empty(center.shape(), compute, xc.device());  // sum((x - center)^2) in one read
+        fill(out, Scalar::of_int(0));
+        bool reduced[kMaxRank] = {};
+        for (int64_t a : axes) reduced[a] = true;
+        if (xc.size() > 0) k.fold_squared_deviation(out, xc, center, reduced);
       } else {
-        combine_into(OpId::multiply, dev, dev);  // squared where it is: one temporary, not two
-        sq = dev;
+        out = fold_keepdims(FoldOp::Sum, squared_deviations(xc, center), axes, info.name);
       }
-      out = fold_keepdims(FoldOp::Sum, sq, axes, info.name);
       const double dof = double(m) - correction;
       if (out.size() > 0) {
         if (dof > 0) kernels_for(out, info.name).divide(out, dof);

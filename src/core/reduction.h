@@ -3,7 +3,7 @@
 // The device-independent half: dtype rules, axes, empty reductions, keepdims, and the
 // composition of mean, var and std from folds and elementwise operations. The element work
 // is three primitives per device (ReductionKernels), so a GPU backend adds three kernels and
-// gets all nine functions.
+// gets all nine functions; a fourth, optional one reads var's second pass once.
 #pragma once
 #include <cstdint>
 
@@ -21,6 +21,10 @@ struct ReductionKernels {
   void (*divide)(const Array& out, double divisor);
   // The running fold along `axis`, in place: out[..., i, ...] = out[..., i-1, ...] (op) out[..., i, ...].
   void (*scan)(FoldOp op, const Array& out, int axis);
+  // out = out + sum((in - center)^2) over the reduced axes, for float32 and float64 (center
+  // shaped as out): the second pass of var and std in one read of `in`. Null where a backend
+  // has none; the moments then subtract, square and fold in three passes.
+  void (*fold_squared_deviation)(const Array& out, const Array& in, const Array& center, const bool* reduced) = nullptr;
 };
 
 // A keepdims-shaped result without the axes where reduced[d] (a view).

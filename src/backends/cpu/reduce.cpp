@@ -12,7 +12,9 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+#include <cmath>
 #include <complex>
+#include <limits>
 #include <cstring>
 #include <numeric>
 #include <type_traits>
@@ -224,7 +226,67 @@ __attribute__((target("avx2"))) T sum_piece(const T* p, bool from_memory) {
   }
   return pair8(part);  // fold_row's pairing of eight block results
 }
+// Products of a contiguous row in vector lanes: K vectors of W lanes each hold every (K*W)-th
+// element's product, then the lanes are paired. Integers wrap (unsigned arithmetic), which
+// is associative, so any grouping gives the left-to-right value. For floats the grouping
+// changes the rounding only (each of the K*W partial products and their pairing round as a
+// left-to-right product of the same length would: the error bound stays about n ulp), and
+// it is what makes the loop run at the multiplier's throughput instead of its latency (one
+// element per 4 cycles left to right: 8.5-17x PyTorch's time). Where overflow, underflow to
+// zero or NaN meet, the grouping would decide between inf, 0 and NaN: fold_any_row returns the
+// left-to-right product there (NumPy's order).
+template <class T, bool = std::is_integral_v<T>>
+struct WrappingType { using type = T; };
+template <class T>
+struct WrappingType<T, true> { using type = std::make_unsigned_t<T>; };  // wraps without UB
+
+template <class T, int Bytes>
+__attribute__((always_inline)) inline T prod_body(const T* x, int64_t n) {
+  using U = typename WrappingType<T>::type;
+  typedef U V __attribute__((vector_size(Bytes)));
+  constexpr int W = Bytes / int(sizeof(U)), K = 8;
+  V r[K];
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < W; ++j) r[k][j] = U(1);
+  int64_t i = 0;
+  for (; i + K * W <= n; i += K * W) {
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) {
+      V a;
+      std::memcpy(&a, x + i + k * W, sizeof a);
+      r[k] *= a;
+    }
+  }
+  const V v = ((r[0] * r[1]) * (r[2] * r[3])) * ((r[4] * r[5]) * (r[6] * r[7]));
+  U acc = v[0];
+  for (int j = 1; j < W; ++j) acc *= v[j];
+  for (; i < n; ++i) acc *= U(x[i]);
+  return T(acc);
+}
+template <class T>
+__attribute__((target("avx2"))) T prod_avx2(const T* x, int64_t n) { return prod_body<T, 32>(x, n); }
+template <class T>
+__attribute__((target("avx512f,avx512dq,avx512vl"))) T prod_avx512(const T* x, int64_t n) {
+  return prod_body<T, 64>(x, n);
+}
+template <class T>
+constexpr bool kHaveProdVector =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || (std::is_integral_v<T> && !std::is_same_v<T, bool>);
+template <class T>
+T prod_contiguous(const T* x, int64_t n) {
+  if constexpr (sizeof(T) == 1) {  // byte products have no AVX-512 multiply without BW
+    if (vector_level() != VectorLevel::None) return prod_avx2(x, n);
+  } else {
+    if (vector_level() == VectorLevel::Avx512) return prod_avx512(x, n);
+    if (vector_level() != VectorLevel::None) return prod_avx2(x, n);
+  }
+  return prod_body<T, 16>(x, n);
+}
 #else
+template <class T>
+constexpr bool kHaveProdVector = false;
+template <class T>
+T prod_contiguous(const T* x, int64_t n);
 constexpr bool kHaveIntSum = false;
 template <class T>
 T int_sum_contiguous(const T* x, int64_t n);
@@ -281,6 +343,16 @@ T fold_any_row(const char* p, int64_t s, int64_t n, bool from_memory) {
   if constexpr (op == FoldOp::Sum && kHaveIntSum && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     if (s == int64_t(sizeof(T))) return int_sum_contiguous(reinterpret_cast<const T*>(p), n);
   }
+  if constexpr (op == FoldOp::Prod && kHaveProdVector<T>) {
+    if (s == int64_t(sizeof(T)) && n >= 64) {
+      const T r = prod_contiguous(reinterpret_cast<const T*>(p), n);
+      if constexpr (std::is_floating_point_v<T>) {
+        if (!(std::abs(r) <= std::numeric_limits<T>::max()) || r == T(0))  // inf, NaN or 0: see prod_body
+          return fold_row<T, F, false, false, true>(p, s, n, from_memory);
+      }
+      return r;
+    }
+  }
   if constexpr ((op == FoldOp::Max || op == FoldOp::Min) && kSimdMinmaxType<T>) {
     if (s == int64_t(sizeof(T)) && n >= 8 * 32 / int64_t(sizeof(T)))
       return minmax_contiguous<T, op == FoldOp::Max>(reinterpret_cast<const T*>(p), n);
@@ -318,34 +390,38 @@ void fold_loop(char** p, const int64_t* s, int64_t n) {
   }
 }
 
-template <class T, FoldOp op>
-void fold_typed(const Array& out, const Array& in, const bool* reduced) {
+// The loop layout of a fold: operand 0 the output (stride 0 along the reduced axes), 1 the
+// input, then further operands shaped as the output (the centers of a moment), walked in the
+// input's memory order and coalesced.
+template <class T, int N>
+LoopLayout<N> fold_layout(const std::array<const Array*, N>& ops, const bool* reduced) {
+  const Array& in = *ops[1];
   const int n = in.ndim();
   // Loop order: the input's memory order, so the innermost loop walks its fastest axis.
   int perm[kMaxRank];
   std::iota(perm, perm + n, 0);
   auto mag = [](int64_t v) { return v < 0 ? -v : v; };
   std::stable_sort(perm, perm + n, [&](int a, int b) { return mag(in.stride(a)) > mag(in.stride(b)); });
-  Dims shape(n), os(n), is(n);
+  Dims shape(n);
+  std::array<Dims, N> strides;
+  for (int k = 0; k < N; ++k) strides[size_t(k)] = Dims(n);
   for (int d = 0; d < n; ++d) {
     const int a = perm[d];
     shape[d] = in.shape(a);
-    os[d] = reduced[a] ? 0 : out.stride(a) * int64_t(sizeof(T));
-    is[d] = in.stride(a) * int64_t(sizeof(T));
+    for (int k = 0; k < N; ++k)
+      strides[size_t(k)][d] = (k != 1 && reduced[a]) ? 0 : ops[size_t(k)]->stride(a) * int64_t(sizeof(T));
   }
-  const LoopLayout<2> L = coalesce<2>(shape, {os.data(), is.data()});
-  const std::array<char*, 2> base{out.data(), in.data()};
-  const int64_t total = in.size();
-  // Beyond the outer caches' reach the pieces are read in address order (sum_piece); only the
-  // float sums have a second order, so only they get a second loop.
-  constexpr int64_t kFromMemoryBytes = 256 << 10;
-  const bool from_memory = total * int64_t(sizeof(T)) >= kFromMemoryBytes;
-  auto* const row_loop = [&] {
-    if constexpr (op == FoldOp::Sum && kHaveSumPiece<T>) {
-      if (from_memory) return &fold_loop<T, op, true>;
-    }
-    return &fold_loop<T, op, false>;
-  }();
+  std::array<const int64_t*, N> byte_strides;
+  for (int k = 0; k < N; ++k) byte_strides[size_t(k)] = strides[size_t(k)].data();
+  return coalesce<N>(shape, byte_strides);
+}
+
+// Runs a fold over its layout, across threads when it is large: split over a kept axis
+// (disjoint outputs), or for everything into one element, per-chunk partials of
+// `chunk_fold(begin, count)` combined in chunk order into the output by `combine`.
+template <class T, int N, class RowLoop, class ChunkFold, class Combine>
+void run_fold(const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t total, const RowLoop& row_loop,
+              const ChunkFold& chunk_fold, const Combine& combine) {
   if (total < 2 * kGrainSize || L.ndim == 0 || num_threads() < 2) {
     for_each_row(L, base, row_loop);
     return;
@@ -364,33 +440,151 @@ void fold_typed(const Array& out, const Array& in, const bool* reduced) {
     const int64_t per_index = total / L.shape[split];
     parallel_for(L.shape[split], std::max<int64_t>(1, kGrainSize / std::max<int64_t>(per_index, 1)),
                  [&](int64_t b, int64_t e) {
-                   LoopLayout<2> sub = L;
+                   LoopLayout<N> sub = L;
                    sub.shape[split] = e - b;
-                   for_each_row(sub,
-                                std::array<char*, 2>{base[0] + b * L.strides[0][split],
-                                                     base[1] + b * L.strides[1][split]},
-                                row_loop);
+                   std::array<char*, N> at;
+                   for (int k = 0; k < N; ++k) at[size_t(k)] = base[size_t(k)] + b * L.strides[k][split];
+                   for_each_row(sub, at, row_loop);
                  });
     return;
   }
   if (L.ndim == 1) {  // everything into one element: per-chunk partials, combined in order
-    const int64_t len = L.shape[0], s = L.strides[1][0];
+    const int64_t len = L.shape[0];
     const int64_t chunks = std::min<int64_t>(num_threads(), len / kGrainSize);
     const int64_t chunk = ((len + chunks - 1) / chunks + 7) & ~int64_t(7);
     std::unique_ptr<T[]> part(new T[size_t(chunks)]());
     parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t c = b; c < e; ++c) {
         const int64_t begin = c * chunk, count = std::min(chunk, len - begin);
-        if (count > 0) part[size_t(c)] = fold_any_row<T, op>(base[1] + begin * s, s, count, from_memory);
+        if (count > 0) part[size_t(c)] = chunk_fold(begin, count);
       }
     });
-    using F = typename FoldFn<op>::type;
     T* o = reinterpret_cast<T*>(base[0]);
     for (int64_t c = 0; c < chunks; ++c)
-      if (c * chunk < len) *o = F{}(*o, part[size_t(c)]);
+      if (c * chunk < len) *o = combine(*o, part[size_t(c)]);
     return;
   }
   for_each_row(L, base, row_loop);
+}
+
+// Beyond the outer caches' reach the pieces are read in address order (sum_piece).
+constexpr int64_t kFromMemoryBytes = 256 << 10;
+
+template <class T, FoldOp op>
+void fold_typed(const Array& out, const Array& in, const bool* reduced) {
+  const LoopLayout<2> L = fold_layout<T, 2>({&out, &in}, reduced);
+  const std::array<char*, 2> base{out.data(), in.data()};
+  const int64_t total = in.size();
+  // Only the float sums have a second reading order, so only they get a second loop.
+  const bool from_memory = total * int64_t(sizeof(T)) >= kFromMemoryBytes;
+  auto* const row_loop = [&] {
+    if constexpr (op == FoldOp::Sum && kHaveSumPiece<T>) {
+      if (from_memory) return &fold_loop<T, op, true>;
+    }
+    return &fold_loop<T, op, false>;
+  }();
+  const int64_t s = L.ndim > 0 ? L.strides[1][0] : 0;
+  run_fold<T, 2>(
+      L, base, total, row_loop,
+      [&](int64_t begin, int64_t count) { return fold_any_row<T, op>(base[1] + begin * s, s, count, from_memory); },
+      typename FoldFn<op>::type{});
+}
+
+// ---- Squared deviations: the second pass of var and std in one read ----
+// sum((x - c)^2) of a row with the pairwise tree of a sum (fold_row's): each piece of up to
+// 2048 elements is squared into a buffer in L1, then summed as a sum's piece is. The values
+// are those of subtracting, squaring and summing in three passes (each operation rounded as
+// it was), read once instead of three times and written nowhere.
+template <class T>
+T squared_deviation_row(const char* p, int64_t s, int64_t n, T c) {
+  constexpr int64_t kPiece = 2048;
+  if (n > kPiece) {
+    const int64_t half = ((n + kPiece - 1) / kPiece / 2) * kPiece;
+    const T lo = squared_deviation_row<T>(p, s, half, c);
+    const T hi = squared_deviation_row<T>(p + half * s, s, n - half, c);
+    return lo + hi;
+  }
+  alignas(64) T buf[kPiece];
+  if (s == int64_t(sizeof(T))) {
+    const T* x = reinterpret_cast<const T*>(p);
+    for (int64_t i = 0; i < n; ++i) {
+      const T d = x[i] - c;
+      buf[i] = d * d;
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      const T d = *reinterpret_cast<const T*>(p + i * s) - c;
+      buf[i] = d * d;
+    }
+  }
+  return fold_row<T, elem::AddF, true, true, true>(reinterpret_cast<const char*>(buf), int64_t(sizeof(T)), n,
+                                                   false);  // the buffer is in L1
+}
+
+// o[i] += (x[i] - c[i])^2 along a row of a moment over an outer axis; the three named steps
+// are separate roundings (no contraction into a fused multiply-add: none is enabled here).
+template <class T>
+inline void squared_deviation_into(T* __restrict o, const T* __restrict x, const T* __restrict c, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const T d = x[i] - c[i];
+    const T sq = d * d;
+    o[i] = o[i] + sq;
+  }
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+template <class T>  // AVX2 without FMA: the same roundings in wider vectors
+__attribute__((target("avx2"))) void squared_deviation_into_avx2(T* o, const T* x, const T* c, int64_t n) {
+  squared_deviation_into(o, x, c, n);
+}
+#endif
+
+template <class T>
+void squared_deviation_loop(char** p, const int64_t* s, int64_t n) {
+  if (s[0] == 0) {
+    T* o = reinterpret_cast<T*>(p[0]);
+    *o = *o + squared_deviation_row<T>(p[1], s[1], n, *reinterpret_cast<const T*>(p[2]));
+    return;
+  }
+  constexpr int64_t z = sizeof(T);
+  if (s[0] == z && s[1] == z && s[2] == z) {  // the output and centers are fresh, never the input
+    T* o = reinterpret_cast<T*>(p[0]);
+    const T* x = reinterpret_cast<const T*>(p[1]);
+    const T* c = reinterpret_cast<const T*>(p[2]);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (vector_level() != VectorLevel::None) return squared_deviation_into_avx2(o, x, c, n);
+#endif
+    return squared_deviation_into(o, x, c, n);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    T* o = reinterpret_cast<T*>(p[0] + i * s[0]);
+    const T d = *reinterpret_cast<const T*>(p[1] + i * s[1]) - *reinterpret_cast<const T*>(p[2] + i * s[2]);
+    const T sq = d * d;
+    *o = *o + sq;
+  }
+}
+
+template <class T>
+void fold_squared_deviation_typed(const Array& out, const Array& in, const Array& center, const bool* reduced) {
+  const LoopLayout<3> L = fold_layout<T, 3>({&out, &in, &center}, reduced);
+  const std::array<char*, 3> base{out.data(), in.data(), center.data()};
+  const int64_t s = L.ndim > 0 ? L.strides[1][0] : 0;
+  run_fold<T, 3>(
+      L, base, in.size(), &squared_deviation_loop<T>,
+      [&](int64_t begin, int64_t count) {
+        return squared_deviation_row<T>(base[1] + begin * s, s, count, *reinterpret_cast<const T*>(base[2]));
+      },
+      [](T a, T b) { return a + b; });
+}
+
+// out += sum((in - center)^2) over the reduced axes, for float32 and float64 (reduction.h).
+void fold_squared_deviation(const Array& out, const Array& in, const Array& center, const bool* reduced) {
+  if (out.dtype() != in.dtype() || center.dtype() != in.dtype())
+    throw ValueError("fold_squared_deviation: output, input and center dtypes differ");
+  switch (in.dtype().scalar) {
+    case ScalarType::Float32: return fold_squared_deviation_typed<float>(out, in, center, reduced);
+    case ScalarType::Float64: return fold_squared_deviation_typed<double>(out, in, center, reduced);
+    default: throw TypeError("fold_squared_deviation: float32 and float64 only, got " + in.dtype().name());
+  }
 }
 
 void fold(FoldOp op, const Array& out, const Array& in, const bool* reduced) {
@@ -486,5 +680,5 @@ void scan(FoldOp op, const Array& out, int axis) {
 
 }  // namespace
 
-extern const ReductionKernels kReductionKernels{&fold, &divide, &scan};
+extern const ReductionKernels kReductionKernels{&fold, &divide, &scan, &fold_squared_deviation};
 }  // namespace dla::cpu

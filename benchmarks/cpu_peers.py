@@ -1,0 +1,137 @@
+"""Reductions and casts of dlarray next to NumPy and PyTorch's CPU kernels, timed in alternation.
+
+Each line: case, threads, then our time, NumPy's, PyTorch's (us), and the ratios ours / NumPy
+and ours / PyTorch (below 1.0: we are faster). dlarray and PyTorch run with the same thread
+count (`dl._core._set_num_threads`, `torch.set_num_threads`); NumPy's reductions and casts are
+single-threaded whatever the count. PyTorch is optional (its columns read "-" without it).
+
+usage: PYTHONPATH=python python3 benchmarks/cpu_peers.py [--threads 1,2] [--quick] [substring ...]
+
+Optional substrings keep only the cases whose names contain one of them. --quick: fewer
+repetitions (a smoke run, noisy).
+"""
+import argparse
+import os
+import timeit
+
+import numpy as np
+
+import dlarray as dl
+
+try:
+    import torch
+except ImportError:  # the PyTorch columns stay empty
+    torch = None
+
+
+def per_call(fn, number):
+    return min(timeit.repeat(fn, number=number, repeat=1)) / number
+
+
+def alternate(fns, number, repeat):
+    """Best time per call of each function, the functions timed in turn, `repeat` rounds."""
+    for fn in fns:
+        fn()  # warm up (allocator caches, page faults)
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):  # in turn, so that each sees the same machine state
+        for i, fn in enumerate(fns):
+            best[i] = min(best[i], per_call(fn, number))
+    return best
+
+
+def data(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.random(shape) < 0.5
+    if dtype.startswith(("int", "uint")):
+        return rng.integers(0, 100, shape).astype(dtype)
+    # Products of values near 1 stay finite at every size (0.999..1.001 over 10^7 elements).
+    return rng.uniform(0.999, 1.001, shape).astype(dtype)
+
+
+def reduction_cases(n_big, side):
+    """(name, numpy input builder, dlarray call, numpy call, torch call) for the reductions."""
+    out = []
+    for dtype in ("float64", "float32"):
+        for n in (10**6, n_big):
+            for name in ("sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin"):
+                t_name = {"max": "amax", "min": "amin"}.get(name, name)
+                out.append((f"{name} {dtype} n={n}", (n,), dtype,
+                            lambda x, f=getattr(dl, name): f(x),
+                            lambda x, f=getattr(np, name): f(x),
+                            lambda x, f=getattr(torch, t_name, None): f(x)))
+        for axis in (0, 1):
+            for name in ("sum", "max", "mean", "std"):
+                t_name = {"max": "amax"}.get(name, name)
+                out.append((f"{name}(axis={axis}) {dtype} {side}x{side}", (side, side), dtype,
+                            lambda x, f=getattr(dl, name), a=axis: f(x, axis=a),
+                            lambda x, f=getattr(np, name), a=axis: f(x, axis=a),
+                            lambda x, f=getattr(torch, t_name, None), a=axis: f(x, dim=a)))
+    for name in ("all", "any", "count_nonzero"):
+        out.append((f"{name} bool n={n_big}", (n_big,), "bool",
+                    lambda x, f=getattr(dl, name): f(x),
+                    lambda x, f=getattr(np, name): f(x),
+                    lambda x, f=getattr(torch, name, None): f(x)))
+    out.append((f"sum int64 n={n_big}", (n_big,), "int64", dl.sum, np.sum, getattr(torch, "sum", None)))
+    return out
+
+
+def cast_cases(side):
+    pairs = [("float64", "float32"), ("float32", "float64"), ("float64", "int32"), ("int32", "float64"),
+             ("float32", "int64"), ("int64", "float32"), ("uint8", "float32"), ("float32", "float16")]
+    out = []
+    for src, dst in pairs:
+        for strided in (False, True):
+            label = f"astype {src}->{dst} {side}x{side}{' .T' if strided else ''}"
+
+            def ours(x, d=getattr(dl, dst), s=strided):
+                return dl.astype(x.T if s else x, d)
+
+            def numpys(x, d=dst, s=strided):
+                return (x.T if s else x).astype(d)
+
+            def torchs(x, d=dst, s=strided):
+                return (x.T if s else x).to(getattr(torch, d))
+
+            out.append((label, (side, side), src, ours, numpys, torchs))
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
+    p.add_argument("--quick", action="store_true", help="fewer repetitions")
+    p.add_argument("only", nargs="*", help="keep cases whose names contain one of these")
+    args = p.parse_args()
+    repeat = 3 if args.quick else 7
+    n_big, side = 10**7, 2000
+    cases = reduction_cases(n_big, side) + cast_cases(side)
+    if args.only:
+        cases = [c for c in cases if any(s in c[0] for s in args.only)]
+    peers = f"NumPy {np.__version__}" + (f", PyTorch {torch.__version__}" if torch else ", no PyTorch")
+    print(f"dlarray vs {peers}; {os.cpu_count()} CPUs")
+    print(f"{'case':<42} {'thr':>3} {'dlarray':>9} {'numpy':>9} {'torch':>9} {'/numpy':>7} {'/torch':>7}")
+    for threads in (int(t) for t in args.threads.split(",")):
+        dl._core._set_num_threads(threads)
+        if torch:
+            torch.set_num_threads(threads)
+        for name, shape, dtype, ours, numpys, torchs in cases:
+            nx = data(shape, dtype)
+            x = dl.asarray(nx)
+            fns = [lambda: ours(x), lambda: numpys(nx)]
+            if torch and torchs:
+                tx = torch.from_numpy(nx)
+                fns.append(lambda: torchs(tx))
+            size = nx.size
+            number = max(1, min(200, 2 * 10**7 // (size * 20)))
+            times = alternate(fns, number, repeat)
+            t_ours, t_np = times[0], times[1]
+            t_torch = times[2] if len(times) > 2 else None
+            ratio_torch = f"{t_ours / t_torch:7.2f}" if t_torch else f"{'-':>7}"
+            print(f"{name:<42} {threads:>3} {t_ours * 1e6:9.1f} {t_np * 1e6:9.1f} "
+                  f"{(t_torch * 1e6 if t_torch else float('nan')):9.1f} {t_ours / t_np:7.2f} {ratio_torch}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
