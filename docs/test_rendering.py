@@ -20,10 +20,15 @@ SHOTS = pathlib.Path(os.environ.get("DOCS_SHOTS", SITE.parent / "screenshots"))
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 PAGES = {
-    "index.html": ["dlarray", "User guide", "Exchange with other libraries", "API reference"],
+    "index.html": ["dlarray", "Getting started", "User guide", "Exchange with other libraries",
+                   "API reference", "Contributors"],
+    "getting-started.html": ["Getting started", "From a wheel", "The demo", "A first example", "Run the tests"],
     "api/functions.html": ["Functions", "dlarray.sum", "dlarray.from_dlpack", "dlarray.asarray"],
-    "exchange.html": ["Exchange with other libraries", "DLPack", "__array_interface__"],
+    "exchange.html": ["Exchange with other libraries", "DLPack", "__array_interface__",
+                      "Known peer bugs and their workarounds"],
+    "gpus.html": ["What runs on which device", "What has run on real hardware", "H100", "Streams"],
     "performance.html": ["Performance and conformance", "array-api-tests", "1379"],
+    "troubleshooting.html": ["Troubleshooting", "No GPU is found", "assignment destination is read-only"],
 }
 
 pytestmark = pytest.mark.skipif(BROWSER is None, reason="no Chromium: apt-get install chromium")
