@@ -31,6 +31,22 @@ def test_astype_values(src):
         np.testing.assert_array_equal(np.asarray(out), values.astype(npd(dst)), err_msg=str(dst))
 
 
+@pytest.mark.parametrize("dst", ["float32", "int64", "float16", "uint8"])
+def test_astype_keeps_the_axis_order_as_numpy(dst):
+    """A conversion of a transposed, Fortran-ordered or sliced array is laid out in the source's
+    axis order (NumPy's astype, order "K"), with NumPy's values; transposing conversions (a
+    row-major destination from a transposed source, through asarray) are tiled: same values."""
+    base = np.arange(3 * 200 * 150, dtype=np.float64).reshape(3, 200, 150) % 97
+    for v in (base[0].T, np.asfortranarray(base[1]), base[:, ::2].transpose(2, 0, 1), base[::-1, :, ::3].T,
+              base[2, 5:, 7:].T):
+        got = np.asarray(dl.astype(dl.asarray(v), getattr(dl, dst)))
+        want = v.astype(dst)
+        assert got.strides == want.strides, (v.shape, v.strides)
+        np.testing.assert_array_equal(got, want)
+        row_major = np.asarray(dl.asarray(dl.asarray(v), dtype=getattr(dl, dst), copy=True))
+        np.testing.assert_array_equal(row_major, want)
+
+
 def test_astype_copy_semantics():
     x = dl.asarray([1.0, 2.0])
     assert dl.astype(x, dl.float64, copy=False) is x

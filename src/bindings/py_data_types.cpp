@@ -128,11 +128,11 @@ pyb::object astype(pyb::handle x, pyb::handle dtype_h, pyb::handle copy_h, pyb::
     out = a;
   } else {
     try {
-      out = cast_to(a, to);  // on the array's device
+      out = cast_in_order(a, to);  // on the array's device, in its axis order
     } catch (const NotImplementedError&) {
       // A pair the device's kernels do not cover yet (complex, float16, bfloat16 on GPUs):
       // converted on the host, then moved back below.
-      out = cast_to(copy_to(a, Device{}), to);
+      out = cast_in_order(copy_to(a, Device{}), to);
     }
   }
   if (out.device() != dev) out = copy_to(out, dev);

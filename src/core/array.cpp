@@ -1,6 +1,7 @@
 // array.cpp — layout queries and view construction for Array.
 #include "core/array.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -161,6 +162,24 @@ bool may_overlap(const Array& a, const Array& b) {
   range(a, &alo, &ahi);
   range(b, &blo, &bhi);
   return alo < bhi && blo < ahi;
+}
+
+// Output memory in the order of `like`'s strides (NumPy's "K" order), so that an operation
+// on transposed or Fortran-ordered inputs walks all operands contiguously.
+Array empty_in_order_of(DimsView shape, DType dtype, Device device, const Array* like) {
+  const int n = shape.size();
+  if (!like || n < 2 || like->ndim() != n || like->shape() != shape || like->is_c_contiguous())
+    return Array::empty(shape, dtype, device);
+  int perm[kMaxRank];
+  for (int i = 0; i < n; ++i) perm[i] = i;
+  auto mag = [&](int i) { return like->stride(i) < 0 ? -like->stride(i) : like->stride(i); };
+  std::stable_sort(perm, perm + n, [&](int x, int y) { return mag(x) > mag(y); });
+  Dims pshape(n);
+  for (int i = 0; i < n; ++i) pshape[i] = shape[perm[i]];
+  Array base = Array::empty(pshape, dtype, device);
+  Dims st(n);
+  for (int i = 0; i < n; ++i) st[perm[i]] = base.stride(i);
+  return base.view(shape, std::move(st), base.byte_offset());
 }
 
 }  // namespace dla

@@ -110,4 +110,9 @@ std::string shape_str(DimsView shape);
 // buffer are different storages over the same memory).
 bool may_overlap(const Array& a, const Array& b);
 
+// A new array of `shape` whose memory follows the order of `like`'s strides (NumPy's "K"
+// order) when like has that shape, else row-major: an operation or conversion of a transposed
+// or Fortran-ordered array then walks every operand contiguously.
+Array empty_in_order_of(DimsView shape, DType dtype, Device device, const Array* like);
+
 }  // namespace dla

@@ -51,4 +51,10 @@ Array cast_to(const Array& src, DType dtype) {
   return out;
 }
 
+Array cast_in_order(const Array& src, DType dtype) {
+  Array out = empty_in_order_of(src.shape(), dtype, src.device(), &src);
+  cast_into(out, src);
+  return out;
+}
+
 }  // namespace dla

@@ -15,5 +15,8 @@ using DeviceCast = void (*)(const Array& dst, const Array& src);
 
 // A new row-major array of `dtype` on src's device.
 Array cast_to(const Array& src, DType dtype);
+// A new array of `dtype` on src's device laid out in src's axis order (NumPy's astype, order
+// "K"): a transposed or Fortran-ordered array converts in one contiguous pass.
+Array cast_in_order(const Array& src, DType dtype);
 
 }  // namespace dla

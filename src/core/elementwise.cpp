@@ -83,24 +83,6 @@ void store_scalar_operand(OpId op, const ElemArg& a, ScalarType t, void* dst) {
   store_scalar(d, a.scalar, dst);
 }
 
-// Output memory in the order of `like`'s strides (NumPy's "K" order), so that an operation
-// on transposed or Fortran-ordered inputs walks all operands contiguously.
-Array allocate_output(DimsView shape, DType dtype, Device device, const Array* like) {
-  const int n = shape.size();
-  if (!like || n < 2 || like->ndim() != n || like->shape() != shape || like->is_c_contiguous())
-    return Array::empty(shape, dtype, device);
-  int perm[kMaxRank];
-  for (int i = 0; i < n; ++i) perm[i] = i;
-  auto mag = [&](int i) { return like->stride(i) < 0 ? -like->stride(i) : like->stride(i); };
-  std::stable_sort(perm, perm + n, [&](int x, int y) { return mag(x) > mag(y); });
-  Dims pshape(n);
-  for (int i = 0; i < n; ++i) pshape[i] = shape[perm[i]];
-  Array base = Array::empty(pshape, dtype, device);
-  Dims st(n);
-  for (int i = 0; i < n; ++i) st[perm[i]] = base.stride(i);
-  return base.view(shape, std::move(st), base.byte_offset());
-}
-
 bool same_view(const Array& a, const Array& b) {
   return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides();
 }
@@ -322,7 +304,7 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
                        "; in-place operators never change an array's shape");
     if (inplace->readonly()) throw ValueError("assignment destination is read-only");
     if (inplace->dtype() != result_dtype) {  // computed apart, then converted into x1
-      p.out = allocate_output(shape, result_dtype, lead->device(), inplace);
+      p.out = empty_in_order_of(shape, result_dtype, lead->device(), inplace);
       p.write_back = *inplace;
       p.has_write_back = true;
     } else {
@@ -335,7 +317,7 @@ ElementwisePlan plan_elementwise(OpId op, const ElemArg* args, int nargs, const 
       }
     }
   } else {
-    p.out = allocate_output(shape, result_dtype, lead->device(), lead->shape() == shape ? lead : nullptr);
+    p.out = empty_in_order_of(shape, result_dtype, lead->device(), lead->shape() == shape ? lead : nullptr);
   }
   if (op == OpId::pow) reduce_scalar_power(p, args);
   return p;

@@ -87,4 +87,41 @@ void for_each_row(const LoopLayout<N>& L, std::array<char*, static_cast<size_t>(
   }
 }
 
+// for_each_row restricted to the flat element range [begin, end) of the coalesced layout.
+template <int N, class F>
+void for_each_row_range(const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t begin, int64_t end,
+                        F&& f) {
+  const int last = L.ndim - 1;
+  const int64_t inner = L.shape[last];
+  int64_t idx[kMaxRank];
+  int64_t row = begin / inner, col = begin % inner;
+  for (int d = last - 1; d >= 0; --d) {
+    idx[d] = row % L.shape[d];
+    row /= L.shape[d];
+  }
+  std::array<char*, N> p = base;
+  int64_t inner_strides[N];
+  for (int k = 0; k < N; ++k) {
+    inner_strides[k] = L.strides[k][last];
+    for (int d = 0; d < last; ++d) p[k] += idx[d] * L.strides[k][d];
+  }
+  int64_t remaining = end - begin;
+  while (remaining > 0) {
+    const int64_t cnt = inner - col < remaining ? inner - col : remaining;
+    char* q[N];
+    for (int k = 0; k < N; ++k) q[k] = p[k] + col * inner_strides[k];
+    f(q, inner_strides, cnt);
+    remaining -= cnt;
+    col = 0;
+    for (int d = last - 1; d >= 0; --d) {
+      if (++idx[d] < L.shape[d]) {
+        for (int k = 0; k < N; ++k) p[k] += L.strides[k][d];
+        break;
+      }
+      for (int k = 0; k < N; ++k) p[k] -= L.strides[k][d] * (L.shape[d] - 1);
+      idx[d] = 0;
+    }
+  }
+}
+
 }  // namespace dla

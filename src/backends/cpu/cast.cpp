@@ -7,14 +7,17 @@
 // overlapping source and routes float16 <-> bfloat16 through float32 before these run.
 #include "backends/cpu/cast.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <numeric>
 #include <type_traits>
 
 #include "backends/cpu/cast_kernels.h"
 #include "backends/cpu/half_convert.h"
+#include "backends/cpu/parallel.h"
 #include "core/convert.h"
 #include "core/dispatch.h"
 #include "core/half.h"
@@ -75,16 +78,44 @@ RowFn pick_row(const DType& to, const DType& from) {
 
 }  // namespace
 
+// Conversions walk the destination in its memory order (axes by decreasing stride), so that a
+// K-ordered result of a transposed source (astype) is one contiguous pass over both. Where the
+// source still runs across the destination's rows (a transposing conversion), the rows are cut
+// into square tiles whose source lines stay in cache. Large conversions split over threads.
 void cast_host(const Array& dst, const Array& src) {
   RowFn row = pick_row(dst.dtype(), src.dtype());
-  Dims ds(dst.ndim()), ss(src.ndim());
-  for (int i = 0; i < dst.ndim(); ++i) {
-    ds[i] = dst.stride(i) * dst.itemsize();
-    ss[i] = src.stride(i) * src.itemsize();
+  const int n = dst.ndim();
+  int perm[kMaxRank];
+  std::iota(perm, perm + n, 0);
+  auto mag = [](int64_t v) { return v < 0 ? -v : v; };
+  std::stable_sort(perm, perm + n, [&](int a, int b) { return mag(dst.stride(a)) > mag(dst.stride(b)); });
+  Dims shape(n), ds(n), ss(n);
+  for (int d = 0; d < n; ++d) {
+    shape[d] = dst.shape(perm[d]);
+    ds[d] = dst.stride(perm[d]) * dst.itemsize();
+    ss[d] = src.stride(perm[d]) * src.itemsize();
   }
-  auto L = coalesce<2>(dst.shape(), {ds.data(), ss.data()});
-  for_each_row(L, std::array<char*, 2>{dst.data(), src.data()}, row);
+  const LoopLayout<2> L = coalesce<2>(shape, {ds.data(), ss.data()});
+  const std::array<char*, 2> base{dst.data(), src.data()};
+  const int64_t total = dst.size();
+  constexpr int64_t kTile = 64;
+  if (L.ndim == 2 && L.shape[0] >= 2 * kTile && L.shape[1] >= 2 * kTile && mag(L.strides[1][1]) > 64 &&
+      mag(L.strides[1][1]) > mag(L.strides[1][0])) {
+    const int64_t rows = L.shape[0], cols = L.shape[1], row_tiles = (rows + kTile - 1) / kTile;
+    auto tiles = [&](int64_t tb, int64_t te) {
+      for (int64_t c0 = 0; c0 < cols; c0 += kTile)
+        for (int64_t r = tb * kTile; r < std::min(rows, te * kTile); ++r) {
+          char* p[2] = {base[0] + r * L.strides[0][0] + c0 * L.strides[0][1],
+                        base[1] + r * L.strides[1][0] + c0 * L.strides[1][1]};
+          const int64_t inner[2] = {L.strides[0][1], L.strides[1][1]};
+          row(p, inner, std::min(kTile, cols - c0));
+        }
+    };
+    if (total < 2 * kGrainSize) return tiles(0, row_tiles);
+    return parallel_for(row_tiles, 1, tiles);
+  }
+  if (total < 2 * kGrainSize || L.ndim == 0) return for_each_row(L, base, row);
+  parallel_for(total, kGrainSize, [&](int64_t b, int64_t e) { for_each_row_range<2>(L, base, b, e, row); });
 }
-
 
 }  // namespace dla::cpu
