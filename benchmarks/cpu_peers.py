@@ -1,9 +1,11 @@
 """Reductions and casts of dlarray next to NumPy and PyTorch's CPU kernels, timed in alternation.
 
-Each line: case, threads, then our time, NumPy's, PyTorch's (us), and the ratios ours / NumPy
-and ours / PyTorch (below 1.0: we are faster). dlarray and PyTorch run with the same thread
-count (`dl._core._set_num_threads`, `torch.set_num_threads`); NumPy's reductions and casts are
-single-threaded whatever the count. PyTorch is optional (its columns read "-" without it).
+Each line: case, threads, then our time, NumPy's, PyTorch's (us), the ratios ours / NumPy and
+ours / PyTorch, and ours / the faster peer (below 1.0: we are faster than both). dlarray and
+PyTorch run with the same thread count (`dl._core._set_num_threads`, `torch.set_num_threads`);
+NumPy is single-threaded whatever the count. PyTorch is optional (its columns read nan without
+it). Besides the reductions and casts, a few elementwise, sort and exchange rows keep watch that
+nothing else regresses.
 
 usage: PYTHONPATH=python python3 benchmarks/cpu_peers.py [--threads 1,2] [--quick] [substring ...]
 
@@ -97,6 +99,34 @@ def cast_cases(side):
     return out
 
 
+def other_cases(n):
+    """Elementwise and sort rows of n elements, and the per-call cost of a DLPack round trip
+    through NumPy (producer NumPy, consumer each library)."""
+    out = []
+    for name, t_name in (("add", "add"), ("multiply", "mul")):
+        out.append((f"{name} float64 n={n}", (n,), "float64",
+                    lambda x, f=getattr(dl, name): f(x, x),
+                    lambda x, f=getattr(np, name): f(x, x),
+                    lambda x, f=getattr(torch, t_name, None): f(x, x)))
+    for name in ("exp", "sqrt", "sin"):
+        out.append((f"{name} float32 n={n}", (n,), "float32",
+                    lambda x, f=getattr(dl, name): f(x),
+                    lambda x, f=getattr(np, name): f(x),
+                    lambda x, f=getattr(torch, name, None): f(x)))
+    out.append((f"where float64 n={n}", (n,), "float64",
+                lambda x: dl.where(x > 1.0, x, 0.0),
+                lambda x: np.where(x > 1.0, x, 0.0),
+                lambda x: torch.where(x > 1.0, x, 0.0)))
+    out.append((f"sort float64 n={n}", (n,), "float64", dl.sort, np.sort,
+                lambda x: torch.sort(x).values))
+    out.append((f"argsort float32 n={n}", (n,), "float32", dl.argsort, np.argsort, getattr(torch, "argsort", None)))
+    out.append(("from_dlpack round trip n=1000 (per call)", (1000,), "float64",
+                lambda x: dl.from_dlpack(np.from_dlpack(x)),
+                lambda x: np.from_dlpack(np.from_dlpack(x)),
+                lambda x: torch.from_dlpack(np.from_dlpack(x))))
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
@@ -105,12 +135,12 @@ def main():
     args = p.parse_args()
     repeat = 3 if args.quick else 7
     n_big, side = 10**7, 2000
-    cases = reduction_cases(n_big, side) + cast_cases(side)
+    cases = reduction_cases(n_big, side) + cast_cases(side) + other_cases(10**6)
     if args.only:
         cases = [c for c in cases if any(s in c[0] for s in args.only)]
     peers = f"NumPy {np.__version__}" + (f", PyTorch {torch.__version__}" if torch else ", no PyTorch")
     print(f"dlarray vs {peers}; {os.cpu_count()} CPUs")
-    print(f"{'case':<42} {'thr':>3} {'dlarray':>9} {'numpy':>9} {'torch':>9} {'/numpy':>7} {'/torch':>7}")
+    print(f"{'case':<42} {'thr':>3} {'dlarray':>9} {'numpy':>9} {'torch':>9} {'/numpy':>7} {'/torch':>7} {'/best':>7}")
     for threads in (int(t) for t in args.threads.split(",")):
         dl._core._set_num_threads(threads)
         if torch:
@@ -128,9 +158,10 @@ def main():
             t_ours, t_np = times[0], times[1]
             t_torch = times[2] if len(times) > 2 else None
             ratio_torch = f"{t_ours / t_torch:7.2f}" if t_torch else f"{'-':>7}"
+            best = min(t_np, t_torch) if t_torch else t_np
             print(f"{name:<42} {threads:>3} {t_ours * 1e6:9.1f} {t_np * 1e6:9.1f} "
-                  f"{(t_torch * 1e6 if t_torch else float('nan')):9.1f} {t_ours / t_np:7.2f} {ratio_torch}",
-                  flush=True)
+                  f"{(t_torch * 1e6 if t_torch else float('nan')):9.1f} {t_ours / t_np:7.2f} {ratio_torch} "
+                  f"{t_ours / best:7.2f}", flush=True)
 
 
 if __name__ == "__main__":
