@@ -11,16 +11,27 @@ rounded result is within 0.5 ulp. Where the reference rounds to inf, NaN or zero
 values, the result must match it exactly (otherwise the error is shown as inf).
 
 usage: PYTHONPATH=python python3 benchmarks/accuracy.py [--n N] [--only sin,cos] [--dtype float64]
+                                                      [--json PATH]
+       python3 benchmarks/accuracy.py --plot-only PATH   (redraws the chart of a recorded run)
+--json also writes the figures (per function and dtype: both largest errors, dlarray's worst
+input and its result; "inf" where a special value was wrong) with the date and machine, and
+draws them next to the file (benchmarks/charts.py, matplotlib: accuracy.svg/.png for
+accuracy.json), dlarray's and NumPy's largest error side by side per function.
 DLARRAY_VECTOR_MATH=0 shows glibc's scalar libm everywhere, DLARRAY_VECTOR_MATH=all libmvec
 everywhere (the choice before the accuracy policy of src/backends/cpu/vector_math.cpp).
 """
 import argparse
+import json
+import math
+import os
+import pathlib
 import sys
 
 import numpy as np
 
 import dlarray as dl
 
+HERE = pathlib.Path(__file__).resolve().parent
 LD = np.longdouble
 if np.finfo(LD).nmant < 63:
     sys.exit("numpy.longdouble is not x87 extended precision on this platform; no reference available")
@@ -133,12 +144,58 @@ NP_NAME = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsi
            "atanh": "arctanh"}
 
 
+def _figure(v):
+    """A float for JSON: finite ones as they are, inf and NaN as the strings "inf", "nan"."""
+    v = float(v)
+    return v if math.isfinite(v) else str(v)
+
+
+def _charts():
+    sys.path.insert(0, str(HERE))
+    import charts
+
+    return charts
+
+
+def draw(doc, path):
+    """The chart next to the JSON file `path`; a message instead when matplotlib is absent."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("no matplotlib: chart not drawn (pip install matplotlib)")
+        return []
+    paths = _charts().plot_accuracy(doc, path.parent, path.stem)
+    for p in paths:
+        print(f"wrote {p}")
+    return paths
+
+
+def write_json(path, n, rows, goal_met):
+    charts = _charts()
+    date, stamp = charts.now()
+    doc = {"kind": "accuracy", "format": 1, "date": date, "timestamp": stamp,
+           "machine": charts.machine_info(numpy=np.__version__, dlarray=dl.__version__),
+           "n": n, "reference": "x87 long double",
+           "vector_math": os.environ.get("DLARRAY_VECTOR_MATH"), "goal_met": goal_met, "results": rows}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"wrote {path}")
+    draw(doc, path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=10**6, help="inputs per function and dtype")
     ap.add_argument("--only", default="", help="comma-separated function names")
     ap.add_argument("--dtype", default="", help="float32 or float64 (default both)")
+    ap.add_argument("--json", metavar="PATH", help="also write the figures here, and their chart next to it")
+    ap.add_argument("--plot-only", metavar="PATH", help="redraw the chart of this JSON; measures nothing")
     args = ap.parse_args()
+    if args.plot_only:
+        path = pathlib.Path(args.plot_only)
+        draw(json.loads(path.read_text()), path)
+        return 0
+    rows = []
     names = args.only.split(",") if args.only else FUNCS
     dtypes = [args.dtype] if args.dtype else ["float32", "float64"]
     print(f"max ulp error on {args.n} inputs per function; reference: x87 long double; NumPy {np.__version__}")
@@ -157,9 +214,14 @@ def main():
             e_np = ulp_error(theirs, ref, dtype)
             i = int(np.argmax(e_ours))
             print(f"{name:<8} {dtype:<8} {e_ours.max():>9.3f} {e_np.max():>9.3f}   x={x[i]!r} -> {ours[i]!r}")
+            rows.append({"function": name, "dtype": dtype, "dlarray_max_ulp": _figure(e_ours.max()),
+                         "numpy_max_ulp": _figure(e_np.max()), "worst_input": _figure(x[i]),
+                         "worst_output": _figure(ours[i])})
             bound = 1.0 if dtype == "float64" else e_np.max()
             worst_ok &= bool(e_ours.max() <= max(bound, 1.0))
     print("goal (float64 <= 1 ulp, float32 <= max(NumPy, 1 ulp)):", "met" if worst_ok else "NOT met")
+    if args.json:
+        write_json(pathlib.Path(args.json), args.n, rows, worst_ok)
     return 0
 
 
