@@ -213,8 +213,8 @@ def _accuracy_chart(accuracy, out_dir, stem):
                         label=label if yi == y[0] or f == functions[0] else None)
                 ax.annotate(f"{v:.2f}" if math.isfinite(v) else "inf", (shown, yi + offset), xytext=(2, 0),
                             textcoords="offset points", va="center", fontsize=7)
-        ax.axvline(0.5, color="#777777", linewidth=0.8, linestyle=":", gid="ulp-0.5-line")
-        ax.axvline(1.0, color="black", linewidth=1.0, linestyle="--", gid="ulp-1.0-line")
+        ax.axvline(0.5, color="#777777", linewidth=0.8, linestyle=":", gid=f"ulp-0.5-line-{dtype}")
+        ax.axvline(1.0, color="black", linewidth=1.0, linestyle="--", gid=f"ulp-1.0-line-{dtype}")
         ax.set_xlim(0, top * 1.08)
         ax.set_title(dtype, fontsize=10)
         ax.set_xlabel("largest error (ulp)")
