@@ -42,11 +42,21 @@ def cpu_model():
     return platform.processor() or None
 
 
+def cpu_simd():
+    """The widest x86 vector extension /proc/cpuinfo lists ("AVX-512", "AVX2"), else None."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return None
+    return "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else None
+
+
 def machine_info(**versions):
-    """Platform, CPU model and count, Python's version, and the library versions given
-    (name=version, None where a library is absent)."""
-    info = {"platform": platform.platform(), "cpu": cpu_model(), "cpu_count": os.cpu_count(),
-            "python": platform.python_version()}
+    """Platform, CPU model, vector extension and count, Python's version, and the library
+    versions given (name=version, None where a library is absent)."""
+    info = {"platform": platform.platform(), "cpu": cpu_model(), "simd": cpu_simd(),
+            "cpu_count": os.cpu_count(), "python": platform.python_version()}
     info.update(versions)
     return info
 
@@ -74,9 +84,11 @@ def _pyplot():
     return plt
 
 
-def _machine_line(doc):
+def machine_line(doc):
+    """"<date>, <CPU> with <extension> (<n> CPUs)" of a report or accuracy JSON dict."""
     m = doc.get("machine", {})
     cpu = m.get("cpu") or m.get("platform") or "unknown CPU"
+    cpu += f" with {m['simd']}" if m.get("simd") else ""
     count = m.get("cpu_count")
     return f"{doc.get('date', 'undated')}, {cpu}" + (f" ({count} CPUs)" if count else "")
 
@@ -162,7 +174,7 @@ def _ratio_chart(report, peer, out_dir, stem):
     ax.set_title(f"dlarray against {name} {version}".rstrip()
                  + (f", {threads} thread{'s' if threads != 1 else ''}" if threads else "")
                  + (" (--quick run: noisy)" if report.get("quick") else "")
-                 + f"\n{_machine_line(report)}", fontsize=10, pad=24)
+                 + f"\n{machine_line(report)}", fontsize=10, pad=24)
     paths = _save(fig, out_dir, f"{stem}-{PEER_FILE[peer]}")
     plt.close(fig)
     return paths
@@ -231,7 +243,7 @@ def _accuracy_chart(accuracy, out_dir, stem):
     labels += ["1.0 ulp", "0.5 ulp (correctly rounded)"]
     n = accuracy.get("n")
     fig.suptitle(f"Largest error per function over {n:,} inputs, dlarray and NumPy "
-                 f"{accuracy.get('machine', {}).get('numpy', '')}\n{_machine_line(accuracy)}; reference: "
+                 f"{accuracy.get('machine', {}).get('numpy', '')}\n{machine_line(accuracy)}; reference: "
                  f"{accuracy.get('reference', 'x87 long double')}", fontsize=10)
     fig.tight_layout()
     # Below the panels: outside the figure's box, which savefig(bbox_inches="tight") grows to hold it.
