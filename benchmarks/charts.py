@@ -138,7 +138,7 @@ def _ratio_chart(report, peer, out_dir, stem):
     lo = min(min(ratios), 1.0) / 1.8
     hi = max(max(ratios), 1.0) * 2.5  # room for the figures and the family names on the right
     height = 1.2 + 0.28 * len(cases)
-    fig, ax = plt.subplots(figsize=(9, height))
+    fig, ax = plt.subplots(figsize=(6.4, height))
     y = list(range(len(cases)))[::-1]  # the first case at the top
     colours = [FASTER if r < 1.0 else SLOWER for r in ratios]
     # Bars grow from the 1.0 line: leftwards when dlarray is faster, rightwards when slower.
@@ -209,7 +209,7 @@ def _accuracy_chart(accuracy, out_dir, stem):
     finite = [v for r in rows for v in (_ulp(r["dlarray_max_ulp"]), _ulp(r["numpy_max_ulp"])) if math.isfinite(v)]
     top = max(finite + [1.0]) * 1.18
     height = 1.4 + 0.34 * len(functions)
-    fig, axes = plt.subplots(1, len(dtypes), figsize=(4.6 * len(dtypes) + 0.6, height), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(dtypes), figsize=(3.7 * len(dtypes) + 0.5, height), sharey=True, squeeze=False)
     y = list(range(len(functions)))[::-1]
     bar = 0.38
     for ax, dtype in zip(axes[0], dtypes):
