@@ -182,10 +182,15 @@ def _ratio_chart(report, peer, out_dir, stem):
 
 def plot_report(report, out_dir, stem="report"):
     """The ratio charts of a benchmarks/report.py JSON dict: against NumPy, and against PyTorch
-    when the run had it. Returns the paths written."""
+    when the run had it. A chart of an earlier run against a peer this run lacks is removed, so
+    that none stays next to the JSON as if it were this run's. Returns the paths written."""
     paths = []
     for peer in ("numpy", "torch"):
-        paths += plot_ratio_chart(report, peer, out_dir, stem)
+        drawn = plot_ratio_chart(report, peer, out_dir, stem)
+        if not drawn:
+            for ext in ("svg", "png"):
+                (pathlib.Path(out_dir) / f"{stem}-{PEER_FILE[peer]}.{ext}").unlink(missing_ok=True)
+        paths += drawn
     return paths
 
 

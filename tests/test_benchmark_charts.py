@@ -60,12 +60,14 @@ def test_faster_and_slower_bars_differ_in_colour(tmp_path):
 
 def test_no_pytorch_chart_without_pytorch_figures(tmp_path):
     report = load("report.json")
+    (tmp_path / "run-pytorch.svg").write_text("<svg/>")  # an earlier run's: not this run's chart
     report["machine"]["torch"] = None
     for case in report["cases"]:
         case["times"]["torch"] = None
         case["ratio_torch"] = None
     paths = charts.plot_report(report, tmp_path, stem="run")
     check_files(paths, ["run-numpy.svg", "run-numpy.png"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run-numpy.png", "run-numpy.svg"]
 
 
 def test_accuracy_chart(tmp_path):
