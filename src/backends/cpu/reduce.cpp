@@ -64,8 +64,9 @@ LoopFn outer_fold_loop() {
 
 // Whether a row may be folded in a different grouping than left to right: sums (pairwise, for
 // accuracy), max/min (exact under any grouping) and integer products (wrapping arithmetic is
-// associative). Floating-point products stay strictly sequential, so overflow and underflow
-// happen in the order successive multiplication gives.
+// associative). Floating-point products in fold_leaf stay left to right; contiguous rows are
+// multiplied in vector lanes by prod_contiguous, which falls back to this order wherever the
+// grouping could decide between inf, NaN and 0 (see prod_body).
 template <class T, FoldOp op>
 constexpr bool kRegroup = op != FoldOp::Prod || std::is_integral_v<T>;
 
