@@ -205,29 +205,48 @@ __attribute__((target("avx2"))) void add_into_avx2(T* __restrict o, const T* __r
   for (int64_t i = 0; i < n; ++i) o[i] = o[i] + x[i];
 }
 
+// The integer lanes wrap in unsigned arithmetic (no undefined behaviour on overflow).
+template <class T, bool = std::is_integral_v<T>>
+struct WrappingType { using type = T; };
+template <class T>
+struct WrappingType<T, true> { using type = std::make_unsigned_t<T>; };
+
+// A contiguous row summed (or multiplied: Product) in K vectors of Bytes / sizeof(T) lanes (every (K*W)-th
+// element into the same lane), the K vectors paired as a balanced tree, then the lanes and the
+// tail left to right. (The operation is written out at each step, not as a functor or lambda:
+// those are functions compiled for the baseline ISA, and vectors passed to them leave the AVX
+// registers.)
+template <class T, int Bytes, int K, bool Product>
+__attribute__((always_inline)) inline T lanes_fold(const T* x, int64_t n) {
+  using U = typename WrappingType<T>::type;
+  typedef U V __attribute__((vector_size(Bytes)));
+  constexpr int W = Bytes / int(sizeof(U));
+  V r[K];
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < W; ++j) r[k][j] = U(Product ? 1 : 0);
+  int64_t i = 0;
+  for (; i + K * W <= n; i += K * W) {
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k) {
+      V a;
+      std::memcpy(&a, x + i + k * W, sizeof a);
+      r[k] = Product ? r[k] * a : r[k] + a;
+    }
+  }
+  for (int step = 1; step < K; step *= 2)
+    for (int k = 0; k + step < K; k += 2 * step) r[k] = Product ? r[k] * r[k + step] : r[k] + r[k + step];
+  U acc = r[0][0];
+  for (int j = 1; j < W; ++j) acc = Product ? acc * r[0][j] : acc + r[0][j];
+  for (; i < n; ++i) acc = Product ? acc * U(x[i]) : acc + U(x[i]);
+  return T(acc);
+}
+
 // Integer sums: wrapping addition is associative, so a row summed in vector lanes in any
 // grouping gives the value left to right does (the pairwise tree is for floats' rounding).
 // The baseline fold_leaf, two lanes of SSE2, took 1.26x NumPy's time for 10^6 int64.
 template <class T, int Bytes>
 __attribute__((always_inline)) inline T int_sum_body(const T* x, int64_t n) {
-  using U = std::make_unsigned_t<T>;  // wraps without undefined behaviour
-  typedef U V __attribute__((vector_size(Bytes)));
-  constexpr int W = Bytes / int(sizeof(U)), K = 4;
-  V r[K] = {};
-  int64_t i = 0;
-  for (; i + K * W <= n; i += K * W) {
-#pragma GCC unroll 4
-    for (int k = 0; k < K; ++k) {
-      V a;
-      std::memcpy(&a, x + i + k * W, sizeof a);
-      r[k] += a;
-    }
-  }
-  U acc = 0;
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < W; ++j) acc += r[k][j];
-  for (; i < n; ++i) acc += U(x[i]);
-  return T(acc);
+  return lanes_fold<T, Bytes, 4, false>(x, n);
 }
 template <class T>
 __attribute__((target("avx2"))) T int_sum_avx2(const T* x, int64_t n) { return int_sum_body<T, 32>(x, n); }
@@ -262,33 +281,9 @@ __attribute__((target("avx2"))) T sum_piece(const T* p, bool from_memory) {
 // element per 4 cycles left to right: 8.5-17x PyTorch's time). Where overflow, underflow to
 // zero or NaN meet, the grouping would decide between inf, 0 and NaN: fold_any_row returns the
 // left-to-right product there (NumPy's order).
-template <class T, bool = std::is_integral_v<T>>
-struct WrappingType { using type = T; };
-template <class T>
-struct WrappingType<T, true> { using type = std::make_unsigned_t<T>; };  // wraps without UB
-
 template <class T, int Bytes>
 __attribute__((always_inline)) inline T prod_body(const T* x, int64_t n) {
-  using U = typename WrappingType<T>::type;
-  typedef U V __attribute__((vector_size(Bytes)));
-  constexpr int W = Bytes / int(sizeof(U)), K = 8;
-  V r[K];
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < W; ++j) r[k][j] = U(1);
-  int64_t i = 0;
-  for (; i + K * W <= n; i += K * W) {
-#pragma GCC unroll 8
-    for (int k = 0; k < K; ++k) {
-      V a;
-      std::memcpy(&a, x + i + k * W, sizeof a);
-      r[k] *= a;
-    }
-  }
-  const V v = ((r[0] * r[1]) * (r[2] * r[3])) * ((r[4] * r[5]) * (r[6] * r[7]));
-  U acc = v[0];
-  for (int j = 1; j < W; ++j) acc *= v[j];
-  for (; i < n; ++i) acc *= U(x[i]);
-  return T(acc);
+  return lanes_fold<T, Bytes, 8, true>(x, n);
 }
 template <class T>
 __attribute__((target("avx2"))) T prod_avx2(const T* x, int64_t n) { return prod_body<T, 32>(x, n); }
