@@ -189,6 +189,12 @@ from . import _array_methods  # noqa: F401  (adds __repr__, __array__ to Array)
 from . import _numpy_dispatch  # noqa: F401
 # ---- end NumPy protocols ----
 from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
+# ---- beyond the standard (docs/beyond-standard.md): NumPy's functions users reach for next ----
+from . import random  # noqa: F401  (counter-based generators: the same numbers on every device)
+# einsum
+# NaN-aware reductions, pad, bincount, histogram
+# selection: partition, argpartition, median, quantile, percentile
+# ---- end beyond the standard ----
 
 # ---- array API extensions --------------------------------------------------------------------
 from . import fft  # noqa: F401  (fft extension: pocketfft through NumPy, imported on first use)
