@@ -23,6 +23,7 @@ void bind_manipulation(pyb::module_& m);  // py_manipulation.cpp
 void bind_creation_derived(pyb::module_& m);  // py_creation_derived.cpp (*_like, eye, linspace, ...)
 void bind_gpu(pyb::module_& m);           // py_gpu.cpp (dlarray.cuda / dlarray.rocm streams)
 void bind_pickle(pyb::module_& m);        // py_pickle.cpp (the bytes behind pickle and copy)
+void bind_random(pyb::module_& m);        // py_random.cpp (dlarray.random's draws on any device)
 void bind_searching(pyb::module_& m);     // py_searching.cpp (argmax, argmin, count_nonzero, nonzero, searchsorted)
 void bind_sorting(pyb::module_& m);       // py_sorting.cpp (argsort, sort)
 void bind_sets(pyb::module_& m);          // py_sets.cpp (isin, unique_*)

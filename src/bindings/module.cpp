@@ -37,6 +37,7 @@ PYBIND11_MODULE(_core, m) {
   dla::py::bind_creation_derived(m);
   dla::py::bind_gpu(m);
   dla::py::bind_pickle(m);
+  dla::py::bind_random(m);
   dla::py::bind_searching(m);
   dla::py::bind_sorting(m);
   dla::py::bind_sets(m);

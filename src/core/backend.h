@@ -12,6 +12,7 @@
 #include "core/device.h"
 #include "core/elementwise.h"
 #include "core/linalg.h"
+#include "core/random.h"
 #include "core/reduction.h"
 #include "core/runtime.h"
 #include "core/search_sort.h"
@@ -26,6 +27,7 @@ struct DeviceBackend {
   const ReductionKernels* reductions = nullptr;   // folds, moments, scans (reduction.h)
   const SearchSortKernels* search_sort = nullptr; // sort, search, sets (search_sort.h)
   const LinalgKernels* linalg = nullptr;          // matmul (BLAS) and LAPACK (linalg.h)
+  RandomFill random = nullptr;                    // dlarray.random's numbers (random.h)
 };
 
 // Installs `backend` for `kind`, replacing whatever was there.

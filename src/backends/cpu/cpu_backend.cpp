@@ -227,6 +227,7 @@ struct Registrar {
     cpu_backend.reductions = &cpu::kReductionKernels;
     cpu_backend.search_sort = &cpu::kSearchSortKernels;
     cpu_backend.linalg = &cpu::kLinalgKernels;
+    cpu_backend.random = &cpu::random_fill;
     register_backend(DeviceKind::CPU, cpu_backend);
     cpu::prepare_elementwise_kernels();
   }

@@ -3,6 +3,7 @@
 #pragma once
 #include "core/elementwise.h"
 #include "core/linalg.h"
+#include "core/random.h"
 #include "core/reduction.h"
 #include "core/search_sort.h"
 
@@ -15,5 +16,6 @@ void prepare_elementwise_kernels();                  // elementwise_cpu.cpp
 extern const ReductionKernels kReductionKernels;    // reduce.cpp
 extern const SearchSortKernels kSearchSortKernels;  // search_cpu.cpp
 extern const LinalgKernels kLinalgKernels;          // matmul_cpu.cpp
+void random_fill(const Array& out, const philox::RandomJob& job);  // random_cpu.cpp
 
 }  // namespace dla::cpu

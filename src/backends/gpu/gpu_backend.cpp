@@ -493,6 +493,7 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
   device.reductions = &kReductionKernels;
   device.search_sort = &kSearchSortKernels;
   device.linalg = &kLinalgKernels;
+  device.random = &gpu_random_fill;
   register_backend(b->device_kind(), device);
   register_backend(b->host_kind(), DeviceBackend{&b->allocator_for_kind(b->host_kind()), b});
   if (b->has_managed()) {

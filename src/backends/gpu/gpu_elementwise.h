@@ -11,6 +11,7 @@
 #include "core/elementwise.h"
 #include "core/elementwise_ops.h"
 #include "core/linalg.h"
+#include "core/random.h"
 #include "core/reduction.h"
 #include "core/search_sort.h"
 
@@ -45,6 +46,8 @@ DlaGpuElementwise blank_job(int32_t op, ScalarType dtype);
 // out = the running op (add or multiply) along `axis`, in place: the vendor library's scan
 // (gpu_reduce.cpp), or the elementwise Hillis–Steele scan where the backend has none.
 void scan_in_place(OpId op, const Array& out, int axis);
+// dlarray.random's numbers (gpu_random.cpp): one RANDOM element job.
+void gpu_random_fill(const Array& out, const philox::RandomJob& job);
 // The matrix product and LAPACK (gpu_linalg.cpp, kLinalgKernels): the vendor table's gemm_async,
 // an element job for integers, and the solver table.
 

@@ -30,6 +30,7 @@
 #include "core/half.h"
 #include "core/host_device.h"
 #include "core/order_key.h"
+#include "core/philox.h"
 
 namespace dla {
 namespace gpu_kernels {
@@ -458,12 +459,45 @@ int dispatch_cast(const DlaGpuElementwise& j, Runner& runner) {
   });
 }
 
-// The helper jobs of sort, the searching functions and matmul (DLA_GPU_OP_SORT_KEY ... MATMUL).
-inline bool is_helper_job(int op) { return op <= DLA_GPU_OP_SORT_KEY && op >= DLA_GPU_OP_MATMUL; }
+// ---- dlarray.random's numbers (gpu_random.cpp; gpu_ops.h: DLA_GPU_OP_RANDOM) ---
+
+// Element i of a draw: lane i % L of counter block job.block + i / L, as the CPU computes it.
+template <class T>
+struct RandomBody {
+  static constexpr int N = 1;
+  template <class I>
+  DLA_HOST_DEVICE static void run(const DlaGpuElementwise& j, I i) {
+    int64_t off[N];
+    operand_offsets<N>(j, i, off);
+    philox::RandomJob rj;
+    memcpy(&rj, &j.scalar[0][0], sizeof rj);
+    const int L = philox::lanes(rj);
+    const uint64_t b = rj.block + static_cast<uint64_t>(i) / L;
+    const int lane = static_cast<int>(static_cast<uint64_t>(i) % L);
+    const philox::Block r = philox::block_at(rj, b);
+    if constexpr (std::is_integral_v<T>) {
+      *out_at<T>(j, off[0]) =
+          static_cast<T>(rj.kind == philox::kBits ? philox::word64(r, lane) : philox::integer_lane(rj, r, b, lane));
+    } else {
+      *out_at<T>(j, off[0]) = static_cast<T>(philox::real_lane(rj, r, lane));
+    }
+  }
+};
+
+// The helper jobs of sort, the searching functions, matmul and random (DLA_GPU_OP_SORT_KEY ... RANDOM).
+inline bool is_helper_job(int op) { return op <= DLA_GPU_OP_SORT_KEY && op >= DLA_GPU_OP_RANDOM; }
 
 template <class Runner>
 int dispatch_helper_job(const DlaGpuElementwise& j, Runner& runner) {
   if (j.op == DLA_GPU_OP_ROW_INDEX) return runner.template run<RowIndexBody>(j);
+  if (j.op == DLA_GPU_OP_RANDOM) {
+    switch (static_cast<ScalarType>(j.dtype)) {
+      case ScalarType::Float32: return runner.template run<RandomBody<float>>(j);
+      case ScalarType::Float64: return runner.template run<RandomBody<double>>(j);
+      case ScalarType::Int64: case ScalarType::UInt64: return runner.template run<RandomBody<uint64_t>>(j);
+      default: return DLA_GPU_UNSUPPORTED;
+    }
+  }
   return visit_dtype(j.dtype, [&](auto s) -> int {
     using T = typename ElemType<decltype(s)::value>::type;
     if constexpr (std::is_void_v<T>) {

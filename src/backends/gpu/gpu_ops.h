@@ -20,8 +20,9 @@ extern "C" {
  * DlaGpuSolver or DlaGpuScan changes layout or meaning (4: segmented_sort_async, sort_max_items and the sort
  * helper jobs; 5: the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is
  * refused at install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, fft_async, the
- * MATMUL element job and dlarray's own negative error codes; 7: fold_async; 8: solver_async; 9: scan_async). */
-#define DLA_GPU_OPS_ABI 9
+ * MATMUL element job and dlarray's own negative error codes; 7: fold_async; 8: solver_async; 9: scan_async;
+ * 10: the RANDOM element job). */
+#define DLA_GPU_OPS_ABI 10
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -105,6 +106,11 @@ typedef struct DlaGpuStrided {
  *   (..., M, N); operand 1's strides locate the row of x1 (0 along N), operand 2's the column of
  *   x2 (0 along M); scalar[k][0] is the byte stride along the contracted axis. Integer dtypes. */
 #define DLA_GPU_OP_MATMUL (-9)
+/* dlarray.random's numbers (core/philox.h, src/backends/gpu/gpu_random.cpp):
+ * RANDOM: operand 0 (float32 or float64 for the real kinds, int64 or uint64 for the integer
+ *   ones; a 1-d job over a contiguous array) = element i of the draw whose dla::philox::RandomJob
+ *   (64 bytes) is stored in scalar[0][0] .. scalar[3][1]; `flags` holds its kind. */
+#define DLA_GPU_OP_RANDOM (-10)
 #define DLA_GPU_FLAG_ARGMIN 2
 #define DLA_GPU_FLAG_RIGHT 4
 #define DLA_GPU_FLAG_CANONICAL 8
