@@ -62,7 +62,7 @@ def bincount(x: _core.Array, /, weights: Optional[_core.Array] = None,
     (numpy.bincount).
 
     Returns an int64 array of length max(max(x) + 1, minlength); with weights, the float64 sums
-    of the weights of each value. Weighted sums come from differences of running sums (no
+    of the weights of each value (but int64 zeros for an empty x, as NumPy). Weighted sums come from differences of running sums (no
     scatter-add in dlarray): within a few ulps of the running total of NumPy's sequential sums.
     """
     check_array(x, "bincount")
@@ -82,9 +82,9 @@ def bincount(x: _core.Array, /, weights: Optional[_core.Array] = None,
             raise TypeError(f"bincount: Cannot cast array data from dtype('{_dtype_name(weights.dtype)}')"
                             " to dtype('float64') according to the rule 'safe'")
         weights = _core.astype(weights, _core.float64)
+    if x.size == 0:  # int64 even with weights, as NumPy's
+        return _core.zeros(minlength, dtype=_core.int64, device=x.device)
     result_dtype = _core.int64 if weights is None else _core.float64
-    if x.size == 0:
-        return _core.zeros(minlength, dtype=result_dtype, device=x.device)
     if x.dtype == _core.bool:
         x = _core.astype(x, _core.int32)
     if _core.isdtype(x.dtype, "signed integer") and int(_core.min(x)) < 0:
@@ -123,13 +123,16 @@ def _outer_edges(a, value_range) -> Tuple[float, float]:
     return first, last
 
 
-def _equal_edges(first, last, n, dtype, device):
-    """n + 1 equal-width edges computed as numpy.linspace does (start + i * step, the last edge
-    exactly `last`), so that they and the bins they bound equal NumPy's."""
-    step = (last - first) / n
-    edges = _core.arange(n + 1, dtype=_core.float64, device=device) * step + first
+def _equal_edges(first, last, n, work_dtype, edge_dtype, device):
+    """n + 1 equal-width edges computed as numpy.linspace does (start + i * step in work_dtype,
+    the last edge exactly `last`), so that they and the bins they bound equal NumPy's. NumPy
+    works in float32 for float32 data without a range (its min and max are float32 scalars) and
+    in float64 otherwise."""
+    start = _core.asarray(first, dtype=work_dtype, device=device)
+    step = (_core.asarray(last, dtype=work_dtype, device=device) - start) / n
+    edges = _core.arange(n + 1, dtype=work_dtype, device=device) * step + start
     edges[n] = last
-    return _core.astype(edges, dtype, copy=False)
+    return _core.astype(edges, edge_dtype, copy=False)
 
 
 def _equal_bin_index(values, edges, first, last, n, may_hold_nan):
@@ -231,7 +234,8 @@ def _histogram_equal(a, n, value_range, weights):
         raise TypeError("histogram: equal-width bins need numbers, got a bool array")
     first, last = _outer_edges(a, value_range)
     edge_dtype = a.dtype if _core.isdtype(a.dtype, "real floating") else _core.float64
-    edges = _equal_edges(first, last, n, edge_dtype, a.device)
+    work_dtype = edge_dtype if value_range is None else _core.float64
+    edges = _equal_edges(first, last, n, work_dtype, edge_dtype, a.device)
     values = _core.astype(a, edge_dtype, copy=False)
     if a.size == 0:
         return _core.zeros(n, dtype=_hist_dtype(weights), device=a.device), edges
