@@ -49,6 +49,15 @@ def test_bincount_large_values_and_gaps():
     close(dl.bincount(dl.asarray(x)), np.bincount(x))
 
 
+def test_bincount_weights_with_large_values():
+    # max(x) * 2**bits(n) beyond int32: the argsort path instead of the packed-key sort
+    rng = np.random.default_rng(6)
+    x = rng.integers(0, 3, 5000)
+    x[::7] = 10**6 - 1
+    w = rng.standard_normal(5000)
+    close(dl.bincount(dl.asarray(x), dl.asarray(w)), np.bincount(x, w))
+
+
 def test_bincount_empty():
     for minlength in (0, 4):
         close(dl.bincount(dl.asarray(np.zeros(0, np.int64)), minlength=minlength),

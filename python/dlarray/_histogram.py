@@ -48,11 +48,23 @@ def _sums_from_bounds(bounds, sorted_weights, sum_dtype):
 
 
 def _binned(keys, n_bins, weights, sum_dtype):
-    """Per-bin counts (weights None) or weight sums of keys in [0, n_bins), int keys."""
+    """Per-bin counts (weights None) or weight sums of int keys in [0, n_bins)."""
     if weights is None:
         return _counts_from_bounds(_bin_bounds(_core.sort(keys), n_bins))
-    order = _core.argsort(keys, stable=True)  # stable: each bin sums its weights in input order
-    bounds = _bin_bounds(_core.take(keys, order), n_bins)
+    n = keys.shape[0]
+    position_bits = max(n - 1, 1).bit_length()
+    if n_bins << position_bits <= _INT32_MAX:
+        # key * 2**bits + position, sorted: the keys in order with their positions in the low
+        # bits. One int32 sort is several times faster than argsort, and as stable.
+        positions = _core.arange(n, dtype=_core.int32, device=keys.device)
+        packed = _core.sort(_core.astype(keys, _core.int32, copy=False) * (1 << position_bits)
+                            + positions)
+        order = packed & ((1 << position_bits) - 1)
+        sorted_keys = packed >> position_bits
+    else:
+        order = _core.argsort(keys, stable=True)  # stable: each bin sums in input order
+        sorted_keys = _core.take(keys, order)
+    bounds = _bin_bounds(sorted_keys, n_bins)
     return _sums_from_bounds(bounds, _core.take(weights, order), sum_dtype)
 
 
@@ -137,19 +149,22 @@ def _equal_edges(first, last, n, work_dtype, edge_dtype, device):
 
 def _equal_bin_index(values, edges, first, last, n, may_hold_nan):
     """Bin index of each value in [first, last] (any index for the others): the arithmetic
-    estimate, then corrected against the edges themselves, so that a value on an edge lands in
-    the bin the edge starts (the last bin closed on the right), as NumPy's counts do."""
-    scaled = (values - first) / (last - first) * n
+    estimate, then corrected by one against the edges themselves, so that a value on an edge
+    lands in the bin the edge starts (the last bin closed on the right), as NumPy's counts do."""
+    scaled = (values - first) * (n / (last - first))
     if may_hold_nan:  # NaN (outside any given range) has no integer: any bin does, it is dropped
         zero = _core.asarray(0.0, dtype=scaled.dtype, device=scaled.device)
         scaled = _core.where(_core.isnan(scaled), zero, scaled)
     scaled = _core.clip(scaled, 0, n - 1)  # values outside [first, last] too: they are dropped
     key_dtype = _key_dtype(n)
     index = _core.astype(scaled, key_dtype)
+    # The right edge of each bin, +inf for the last: it is closed, and a value above `last` is
+    # outside and dropped anyway, so no test of the index against n - 1 is needed.
+    inf = _core.asarray([float("inf")], dtype=edges.dtype, device=edges.device)
+    right_edges = _core.concat([edges[1:-1], inf])
     below = values < _core.take(edges, index)
-    index = index - _core.astype(below, key_dtype)
-    above = (values >= _core.take(edges, index + 1)) & (index != n - 1)
-    return index + _core.astype(above, key_dtype)
+    above = values >= _core.take(right_edges, index)
+    return index + (_core.astype(above, key_dtype) - _core.astype(below, key_dtype))
 
 
 def histogram(a: _core.Array, /, bins: Any = 10, range: Optional[Tuple[float, float]] = None,

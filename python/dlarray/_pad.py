@@ -125,18 +125,16 @@ def pad(x: _core.Array, /, pad_width: Any, mode: str = "constant", *,
 
     if mode == "constant":
         values = _per_axis_pairs(constant_values, x.ndim, "constant_values", _constant_number)
-        distinct = {v for pair in values for v in pair}
-        first = values[0][0] if values else 0
-        fill = _fill_value(first, x)
-        out = _core.full(shape, fill, dtype=x.dtype, device=x.device)
+        # The pads alone are written (NumPy's order: a later axis overwrites the corners), not
+        # the whole array first and then the middle again.
+        out = _core.empty(shape, dtype=x.dtype, device=x.device)
         out[middle] = x
-        if len(distinct) > 1:  # later axes overwrite the corners, as in NumPy
-            for axis, ((b, a), (vb, va)) in enumerate(zip(widths, values)):
-                head = (slice(None),) * axis
-                if b:
-                    out[head + (slice(0, b),)] = _fill_value(vb, x)
-                if a:
-                    out[head + (slice(shape[axis] - a, None),)] = _fill_value(va, x)
+        for axis, ((b, a), (vb, va)) in enumerate(zip(widths, values)):
+            head = (slice(None),) * axis
+            if b:
+                out[head + (slice(0, b),)] = _fill_value(vb, x)
+            if a:
+                out[head + (slice(shape[axis] - a, None),)] = _fill_value(va, x)
         return out
 
     for axis, (n, (b, a)) in enumerate(zip(x.shape, widths)):
