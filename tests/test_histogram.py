@@ -263,13 +263,15 @@ def test_bincount_on_the_fake_gpu(fake):
     close(got, np.zeros(3, np.int64))
 
 
-@pytest.mark.parametrize("bins,value_range", [(8, None), (5, (-1, 1)), ([-2.0, 0.0, 0.3, 4.0], None)])
+@pytest.mark.parametrize("bins,value_range", [(8, None), (5, (-1, 1)),
+                                               ([-2.0, 0.0, 0.3, 4.0], None)])
 def test_histogram_on_the_fake_gpu(fake, bins, value_range):
     a = np.random.default_rng(3).standard_normal(400)
     w = np.random.default_rng(4).random(400)
     for weights in (None, w):
+        on_device = None if weights is None else dl.asarray(weights, device="rocm:0")
         hist, edges = dl.histogram(dl.asarray(a, device="rocm:0"), bins, range=value_range,
-                                   weights=None if weights is None else dl.asarray(weights, device="rocm:0"))
+                                   weights=on_device)
         assert str(hist.device) == "rocm:0" and str(edges.device) == "rocm:0"
         want_hist, want_edges = np.histogram(a, bins, range=value_range, weights=weights)
         close(hist, want_hist)

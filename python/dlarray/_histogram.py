@@ -74,8 +74,9 @@ def bincount(x: _core.Array, /, weights: Optional[_core.Array] = None,
     (numpy.bincount).
 
     Returns an int64 array of length max(max(x) + 1, minlength); with weights, the float64 sums
-    of the weights of each value (but int64 zeros for an empty x, as NumPy). Weighted sums come from differences of running sums (no
-    scatter-add in dlarray): within a few ulps of the running total of NumPy's sequential sums.
+    of the weights of each value (but int64 zeros for an empty x, as NumPy). Weighted sums are
+    differences of running sums (dlarray has no scatter-add): they agree with NumPy's sequential
+    sums to a few ulps of the running total, not bit for bit.
     """
     check_array(x, "bincount")
     if x.ndim != 1:
@@ -91,8 +92,9 @@ def bincount(x: _core.Array, /, weights: Optional[_core.Array] = None,
         if weights.shape != x.shape:
             raise ValueError("bincount: the weights and list don't have the same length")
         if _core.isdtype(weights.dtype, "complex floating"):
-            raise TypeError(f"bincount: Cannot cast array data from dtype('{_dtype_name(weights.dtype)}')"
-                            " to dtype('float64') according to the rule 'safe'")
+            raise TypeError("bincount: Cannot cast array data from "
+                            f"dtype('{_dtype_name(weights.dtype)}') to dtype('float64') "
+                            "according to the rule 'safe'")
         weights = _core.astype(weights, _core.float64)
     if x.size == 0:  # int64 even with weights, as NumPy's
         return _core.zeros(minlength, dtype=_core.int64, device=x.device)

@@ -35,7 +35,8 @@ def _axes(x, axis, fname):
     for a in items:
         a = int_arg(a, fname, "axis")
         if not -x.ndim <= a < x.ndim:
-            raise IndexError(f"{fname}: axis {a} is out of bounds for an array of {x.ndim} dimensions")
+            raise IndexError(f"{fname}: axis {a} is out of bounds for an array of {x.ndim} "
+                             "dimensions")
         a %= x.ndim
         if a in out:
             raise ValueError(f"{fname}: repeated axis {a}")
@@ -134,7 +135,8 @@ def _correction(correction, ddof, fname):
             raise TypeError(f"{fname}: give correction or its alias ddof, not both")
         correction = ddof
     if isinstance(correction, bool) or not isinstance(correction, (int, float)):
-        raise TypeError(f"{fname}: correction must be a real number, got {type(correction).__name__}")
+        raise TypeError(f"{fname}: correction must be a real number, got "
+                        f"{type(correction).__name__}")
     return correction
 
 

@@ -60,7 +60,8 @@ def _pad_width_int(v):
     try:
         v = operator.index(v)
     except TypeError:
-        raise TypeError(f"pad: pad_width must be of integral type, got {type(v).__name__}") from None
+        raise TypeError(f"pad: pad_width must be of integral type, got {type(v).__name__}") \
+            from None
     if v < 0:
         raise ValueError("pad: pad_width can't contain negative values")
     return v
