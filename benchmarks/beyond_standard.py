@@ -39,7 +39,33 @@ def einsum_cases(n):
 
 def nan_cases(n):
     """The NaN-aware reductions, pad, bincount and histogram."""
-    return []
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(n)
+    a[rng.random(n) < 0.01] = np.nan  # ~1% NaN
+    x = dl.asarray(a)
+    cases = [(f"{name} (1% NaN)", lambda f=getattr(dl, name): f(x),
+              lambda f=getattr(np, name): f(a)) for name in ("nansum", "nanmean", "nanvar", "nanmax", "nanargmax", "nancumsum")]
+    side = int(round(n ** 0.5))
+    m = rng.standard_normal((side, side))
+    xm = dl.asarray(m)
+    for mode in ("constant", "edge", "reflect", "symmetric", "wrap"):
+        cases.append((f"pad {side}x{side} by 10 {mode}", lambda mode=mode: dl.pad(xm, 10, mode),
+                      lambda mode=mode: np.pad(m, 10, mode)))
+    keys = rng.integers(0, 1000, n)
+    weights = rng.random(n)
+    xk, xw = dl.asarray(keys), dl.asarray(weights)
+    clean = rng.standard_normal(n)
+    xc = dl.asarray(clean)
+    edges = np.linspace(-3.0, 3.0, 50)
+    xe = dl.asarray(edges)
+    cases += [
+        ("bincount [0, 1000)", lambda: dl.bincount(xk), lambda: np.bincount(keys)),
+        ("bincount [0, 1000) weights", lambda: dl.bincount(xk, xw),
+         lambda: np.bincount(keys, weights)),
+        ("histogram 50 bins", lambda: dl.histogram(xc, 50), lambda: np.histogram(clean, 50)),
+        ("histogram 50 edges", lambda: dl.histogram(xc, xe), lambda: np.histogram(clean, edges)),
+    ]
+    return cases
 
 
 def selection_cases(n):

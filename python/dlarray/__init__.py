@@ -192,7 +192,20 @@ from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without
 # ---- beyond the standard (docs/beyond-standard.md): NumPy's functions users reach for next ----
 from . import random  # noqa: F401  (counter-based generators: the same numbers on every device)
 # einsum
-# NaN-aware reductions, pad, bincount, histogram
+from ._nan_functions import (  # NaN-aware reductions, pad, bincount, histogram
+    nanargmax,
+    nanargmin,
+    nancumsum,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+)
+from ._pad import pad  # NaN-aware reductions, pad, bincount, histogram
+from ._histogram import bincount, histogram  # NaN-aware reductions, pad, bincount, histogram
 # selection: partition, argpartition, median, quantile, percentile
 # ---- end beyond the standard ----
 
