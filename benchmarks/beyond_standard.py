@@ -29,7 +29,18 @@ def best(fn, number, repeat):
 
 def random_cases(n):
     """dlarray.random next to numpy.random.Generator (PCG64 there, Philox-4x32-10 here)."""
-    return []
+    g, r = dl.random.default_rng(0), np.random.default_rng(0)
+    return [
+        ("random float64", lambda: g.random(n), lambda: r.random(n)),
+        ("random float32", lambda: g.random(n, dtype=dl.float32), lambda: r.random(n, dtype=np.float32)),
+        ("standard_normal float64", lambda: g.standard_normal(n), lambda: r.standard_normal(n)),
+        ("standard_normal float32", lambda: g.standard_normal(n, dtype=dl.float32),
+         lambda: r.standard_normal(n, dtype=np.float32)),
+        ("exponential", lambda: g.exponential(2.0, n), lambda: r.exponential(2.0, n)),
+        ("integers [0, 1000)", lambda: g.integers(0, 1000, n), lambda: r.integers(0, 1000, n)),
+        ("permutation", lambda: g.permutation(n), lambda: r.permutation(n)),
+        ("choice with p (10 outcomes)", lambda: g.choice(10, n, p=[0.1] * 10), lambda: r.choice(10, n, p=[0.1] * 10)),
+    ]
 
 
 def einsum_cases(n):

@@ -59,25 +59,38 @@ struct Block {
   uint32_t w[4];
 };
 
-DLA_HOST_DEVICE inline Block philox4x32_10(Block c, uint32_t k0, uint32_t k1) {
+// K independent blocks in lockstep (rounds outermost): the same arithmetic as K calls of
+// philox4x32_10, but the CPU overlaps the K multiplication chains instead of waiting on one.
+template <int K>
+DLA_HOST_DEVICE inline void philox4x32_10_many(Block (&c)[K], uint32_t k0, uint32_t k1) {
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
       k0 += kWeyl0;
       k1 += kWeyl1;
     }
-    const uint64_t p0 = static_cast<uint64_t>(kMul0) * c.w[0];
-    const uint64_t p2 = static_cast<uint64_t>(kMul1) * c.w[2];
-    const Block next = {{static_cast<uint32_t>(p2 >> 32) ^ c.w[1] ^ k0, static_cast<uint32_t>(p2),
-                         static_cast<uint32_t>(p0 >> 32) ^ c.w[3] ^ k1, static_cast<uint32_t>(p0)}};
-    c = next;
+    for (int k = 0; k < K; ++k) {
+      const uint64_t p0 = static_cast<uint64_t>(kMul0) * c[k].w[0];
+      const uint64_t p2 = static_cast<uint64_t>(kMul1) * c[k].w[2];
+      const Block next = {{static_cast<uint32_t>(p2 >> 32) ^ c[k].w[1] ^ k0, static_cast<uint32_t>(p2),
+                           static_cast<uint32_t>(p0 >> 32) ^ c[k].w[3] ^ k1, static_cast<uint32_t>(p0)}};
+      c[k] = next;
+    }
   }
-  return c;
 }
 
-// Counter block `b` of a job; `attempt` (the third word) numbers the redraws of integers' rejection.
+DLA_HOST_DEVICE inline Block philox4x32_10(Block c, uint32_t k0, uint32_t k1) {
+  Block one[1] = {c};
+  philox4x32_10_many<1>(one, k0, k1);
+  return one[0];
+}
+
+// The counter of block `b` of a job; `attempt` (the third word) numbers the redraws of
+// integers' rejection.
+DLA_HOST_DEVICE inline Block counter_of(const RandomJob& j, uint64_t b, uint32_t attempt = 0) {
+  return Block{{static_cast<uint32_t>(b), static_cast<uint32_t>(b >> 32), attempt, j.stream}};
+}
 DLA_HOST_DEVICE inline Block block_at(const RandomJob& j, uint64_t b, uint32_t attempt = 0) {
-  const Block c = {{static_cast<uint32_t>(b), static_cast<uint32_t>(b >> 32), attempt, j.stream}};
-  return philox4x32_10(c, j.key[0], j.key[1]);
+  return philox4x32_10(counter_of(j, b, attempt), j.key[0], j.key[1]);
 }
 
 DLA_HOST_DEVICE inline uint64_t word64(const Block& r, int lane) {
@@ -100,12 +113,12 @@ DLA_HOST_DEVICE inline double ieee_sqrt(double x) { return __builtin_sqrt(x); } 
 
 DLA_HOST_DEVICE inline uint64_t bits_of(double x) {
   uint64_t u;
-  memcpy(&u, &x, sizeof u);
+  __builtin_memcpy(&u, &x, sizeof u);  // device-callable under nvcc and hipcc, unlike memcpy
   return u;
 }
 DLA_HOST_DEVICE inline double double_of(uint64_t u) {
   double x;
-  memcpy(&x, &u, sizeof x);
+  __builtin_memcpy(&x, &u, sizeof x);
   return x;
 }
 

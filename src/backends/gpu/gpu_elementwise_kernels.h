@@ -470,7 +470,7 @@ struct RandomBody {
     int64_t off[N];
     operand_offsets<N>(j, i, off);
     philox::RandomJob rj;
-    memcpy(&rj, &j.scalar[0][0], sizeof rj);
+    __builtin_memcpy(&rj, &j.scalar[0][0], sizeof rj);
     const int L = philox::lanes(rj);
     const uint64_t b = rj.block + static_cast<uint64_t>(i) / L;
     const int lane = static_cast<int>(static_cast<uint64_t>(i) % L);
