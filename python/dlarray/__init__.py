@@ -191,7 +191,7 @@ from . import _numpy_dispatch  # noqa: F401
 from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
 # ---- beyond the standard (docs/beyond-standard.md): NumPy's functions users reach for next ----
 from . import random  # noqa: F401  (counter-based generators: the same numbers on every device)
-# einsum
+from ._einsum import einsum  # einsum
 # NaN-aware reductions, pad, bincount, histogram
 # selection: partition, argpartition, median, quantile, percentile
 # ---- end beyond the standard ----
