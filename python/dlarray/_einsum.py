@@ -414,13 +414,13 @@ def _contract(a_op, b_op, keep, output=None):
     a_rows_first = _rows_first(a, la, free_a, summed)
     b_rows_first = _rows_first(b, lb_, summed, free_b)
     if not batch and m == 1:  # a vector times a matrix (or a dot product): gemv or dot
-        a2 = arranged(a, la, summed, [k])
+        a2 = arranged(a, la, free_a + summed, [k])
     elif a_rows_first:
         a2 = arranged(a, la, batch + free_a + summed, batch_shape + [m, k])
     else:  # stored with the summed labels first: hand matmul the transpose's view
         a2 = arranged(a, la, batch + summed + free_a, batch_shape + [k, m]).mT
     if not batch and n == 1:
-        b2 = arranged(b, lb_, summed, [k])
+        b2 = arranged(b, lb_, summed + free_b, [k])
     elif b_rows_first:
         b2 = arranged(b, lb_, batch + summed + free_b, batch_shape + [k, n])
     else:
