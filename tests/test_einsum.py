@@ -369,3 +369,29 @@ def test_mixed_devices_raise(fake):
 def test_exported():
     assert dl.einsum.__module__ == "dlarray._einsum"
     assert "einsum" in dir(dl)
+
+
+def test_replayed_plans_follow_values_and_layouts():
+    """A second call with operands of the same shapes, strides and dtypes replays the first's
+    plan: new values give new results; another layout (or dtype) gets a plan of its own."""
+    for seed in range(3):
+        xs = operands([(3, 4), (4, 5), (5, 2)], "float64")
+        xs = [x + seed for x in xs]
+        check(dl.einsum("ij,jk,kl->il", *[dl.asarray(x) for x in xs]), np.einsum("ij,jk,kl->il", *xs))
+    x, y = rand((4, 4), "float64", 0), rand((4, 4), "float64", 1)
+    for a, b in ((x, y), (x.T, y), (x, y.T), (x[::-1], y[:, ::-1])):
+        check(dl.einsum("ij,jk->ik", dl.asarray(np.ascontiguousarray(a)), dl.asarray(b)), a @ b)
+    check(dl.einsum("ij,jk->ik", dl.asarray(x).mT, dl.asarray(y)), x.T @ y)
+    check(dl.einsum("ij,jk->ik", dl.asarray(x)[::-1], dl.asarray(y).mT), x[::-1] @ y.T)
+    xi = rand((4, 4), "int64", 2)
+    check(dl.einsum("ij,jk->ik", dl.asarray(xi), dl.asarray(xi)), xi @ xi)
+    check(dl.einsum("ii->i", dl.asarray(x)), np.diagonal(x))
+    check(dl.einsum("ii->i", dl.asarray(x + 1)), np.diagonal(x + 1))
+
+
+def test_many_plans_evict_the_oldest():
+    for n in range(300):
+        a, b = rand((n % 17 + 1, n % 19 + 1), "float64", n), rand((n % 19 + 1,), "float64", n + 1)
+        check(dl.einsum("ij,j->i", dl.asarray(a), dl.asarray(b), optimize=n % 2 == 0), a @ b)
+    from dlarray import _einsum
+    assert len(_einsum._PLANS) == _einsum._PLANS_KEPT  # 300 keys seen, the newest kept

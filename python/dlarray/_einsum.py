@@ -68,14 +68,64 @@ def einsum(subscripts: str | Array, /, *operands: Any, optimize: bool | str | Se
     if not arrays:
         raise ValueError("einsum: no operands given")
     arrays, result_dtype = _promoted(arrays, dtype)
+    path = _explicit_path(optimize, len(arrays))
+    left_to_right = optimize is False and not path
+    key = (spec, path or left_to_right,
+           tuple((x.shape, x._strides, x.dtype) for x in arrays))
+    steps = _PLANS.get(key)
+    if steps is not None:
+        return _replay(steps, arrays)
     terms, output, sizes = _parse(spec, [x.shape for x in arrays])
-    work_dtype = _core.int64 if result_dtype == _core.bool else result_dtype
-    if work_dtype != result_dtype:
-        arrays = [_core.astype(x, work_dtype) for x in arrays]
-    out = _evaluate(arrays, terms, output, sizes, optimize, as_bool=result_dtype == _core.bool)
-    if result_dtype == _core.bool:
-        out = _core.not_equal(out, 0)
+    do = _Trace(arrays)
+    out = _evaluate(do, list(arrays), terms, output, sizes, path, left_to_right, result_dtype == _core.bool)
+    if len(_PLANS) >= _PLANS_KEPT:
+        try:  # the oldest goes; another thread may be doing the same
+            _PLANS.pop(next(iter(_PLANS)), None)
+        except (RuntimeError, StopIteration):
+            pass
+    _PLANS[key] = do.steps_to(out)
     return out
+
+
+# ---- plans: the namespace calls of one evaluation, replayed for operands that look the same ----
+
+_PLANS: dict = {}  # (subscripts, optimize, operands' shapes, strides, dtypes) -> steps, oldest first
+_PLANS_KEPT = 256
+
+
+class _Trace:
+    """Calls namespace functions and records them: which earlier results (or operands) each
+    took, and its other arguments. Every choice einsum makes depends only on the operands'
+    shapes, strides and dtypes, so the record replays exactly for operands that share them."""
+
+    def __init__(self, arrays):
+        self._slot = {id(x): i for i, x in enumerate(arrays)}
+        self._alive = list(arrays)  # keeps ids unique while the trace lives
+        self._steps = []
+
+    def __call__(self, fn, *args, **kwargs):
+        out = fn(*args, **kwargs)
+        spec = tuple((True, self._slot[id(a)]) if isinstance(a, Array) else (False, a) for a in args)
+        self._steps.append((fn, spec, kwargs))
+        self._slot[id(out)] = len(self._alive)
+        self._alive.append(out)
+        return out
+
+    def steps_to(self, out):
+        """The steps and the slot of the result."""
+        return tuple(self._steps), self._slot[id(out)]
+
+
+def _replay(plan, arrays):
+    steps, result = plan
+    slots = list(arrays)
+    for fn, spec, kwargs in steps:
+        slots.append(fn(*[slots[v] if is_slot else v for is_slot, v in spec], **kwargs))
+    return slots[result]
+
+
+def _transpose(x):
+    return x.mT
 
 
 # ---- operands and dtypes -----------------------------------------------------------------------
@@ -256,14 +306,17 @@ def _label_sizes(terms, shapes):
 
 # ---- evaluation --------------------------------------------------------------------------------
 
-def _evaluate(arrays, terms, output, sizes, optimize, as_bool):
-    ops = [_own_labels_only(x, t, sizes) for x, t in zip(arrays, terms)]
-    ops = _sum_lonely(ops, output)
-    path = _explicit_path(optimize, len(ops))
+def _evaluate(do, arrays, terms, output, sizes, path, left_to_right, as_bool):
+    """The result of the parsed expression; every namespace call goes through `do`."""
+    if as_bool:  # bool products summed: any of them; counted in int64, compared with 0 at the end
+        arrays = [do(_core.astype, x, _core.int64) for x in arrays]
+    ops = [_own_labels_only(do, x, t, sizes) for x, t in zip(arrays, terms)]
+    ops = _sum_lonely(do, ops, output)
+    path = list(path)
     while len(ops) > 1:
         if path:
             positions = path.pop(0)
-        elif optimize is False:
+        elif left_to_right:
             positions = (0, 1)
         else:
             positions = _greedy_pair(ops, output, sizes)
@@ -276,25 +329,30 @@ def _evaluate(arrays, terms, output, sizes, optimize, as_bool):
         acc = picked[0]
         for k, nxt in enumerate(picked[1:]):
             later = set().union(*[op[1] for op in picked[k + 2:]])
-            acc = _contract(acc, nxt, keep | later, output if not rest and k == len(picked) - 2 else None)
-            if as_bool:  # keep counts at 0/1 so long chains cannot overflow
-                acc = (_core.astype(_core.not_equal(acc[0], 0), _core.int64), acc[1])
-        ops = [acc] + rest if optimize is False else rest + [acc]  # False: left to right
+            last = not rest and k == len(picked) - 2
+            acc = _contract(do, acc, nxt, keep | later, output if last else None)
+            if as_bool and not last:  # keep counts at 0/1 so long chains cannot overflow
+                acc = (do(_core.astype, do(_core.not_equal, acc[0], 0), _core.int64), acc[1])
+        ops = [acc] + rest if left_to_right else rest + [acc]
     x, labels = ops[0]
-    x, labels = _sum_out(x, labels, [lb for lb in labels if lb not in output])
+    x, labels = _sum_out(do, x, labels, [lb for lb in labels if lb not in output])
     for label in output:  # a label whose every occurrence was a broadcast size-1 dimension
         if label not in labels:
-            x = _core.expand_dims(x, axis=x.ndim)
+            x = do(_core.expand_dims, x, axis=x.ndim)
             labels = labels + [label]
-    x = _core.permute_dims(x, tuple(labels.index(lb) for lb in output))
+    order = tuple(labels.index(lb) for lb in output)
+    if order != tuple(range(len(order))) or any(x is a for a in arrays):  # never the operand itself
+        x = do(_core.permute_dims, x, order)
     if any(x.shape[i] != sizes[lb] for i, lb in enumerate(output)):
-        x = _core.broadcast_to(x, tuple(sizes[lb] for lb in output))
+        x = do(_core.broadcast_to, x, tuple(sizes[lb] for lb in output))
+    if as_bool:
+        x = do(_core.not_equal, x, 0)
     return x
 
 
 def _explicit_path(optimize, count):
     if optimize is True or optimize is False or optimize is None or optimize in ("greedy", "optimal"):
-        return []
+        return ()
     if isinstance(optimize, str):
         raise ValueError(f"einsum: optimize must be a bool, 'greedy', 'optimal' or a path, got {optimize!r}")
     try:
@@ -311,41 +369,41 @@ def _explicit_path(optimize, count):
             raise ValueError(f"einsum: path step {step!r} does not name distinct operands of the {count} left")
         path.append(positions)
         count -= len(positions) - 1
-    return path
+    return tuple(path)
 
 
-def _own_labels_only(x, labels, sizes):
+def _own_labels_only(do, x, labels, sizes):
     """x with broadcast size-1 axes dropped and repeated labels reduced to their diagonal."""
     squeezed = [i for i, lb in enumerate(labels) if x.shape[i] == 1 and sizes[lb] != 1]
     if squeezed:
-        x = _core.squeeze(x, axis=tuple(squeezed))
+        x = do(_core.squeeze, x, axis=tuple(squeezed))
         labels = [lb for i, lb in enumerate(labels) if i not in squeezed]
     for label in dict.fromkeys(labels):
         where = [i for i, lb in enumerate(labels) if lb == label]
         if len(where) < 2:
             continue
         others = [i for i in range(len(labels)) if i not in where]
-        x = _core.permute_dims(x, tuple(others + where))
+        x = do(_core.permute_dims, x, tuple(others + where))
         for _ in range(len(where) - 1):  # each diagonal view merges the last two axes into one
-            x = _diagonal(x)
+            x = do(_diagonal, x)
         labels = [labels[i] for i in others] + [label]
     return x, list(labels)
 
 
-def _sum_lonely(ops, output):
+def _sum_lonely(do, ops, output):
     """Sum each operand over the labels that neither the output nor another operand has."""
     out = []
     for k, (x, labels) in enumerate(ops):
         elsewhere = set(output).union(*[t for j, (_, t) in enumerate(ops) if j != k])
-        out.append(_sum_out(x, labels, [lb for lb in labels if lb not in elsewhere]))
+        out.append(_sum_out(do, x, labels, [lb for lb in labels if lb not in elsewhere]))
     return out
 
 
-def _sum_out(x, labels, gone):
+def _sum_out(do, x, labels, gone):
     if not gone:
         return x, labels
     axes = tuple(i for i, lb in enumerate(labels) if lb in gone)
-    return _core.sum(x, axis=axes, dtype=x.dtype), [lb for lb in labels if lb not in gone]
+    return do(_core.sum, x, axis=axes, dtype=x.dtype), [lb for lb in labels if lb not in gone]
 
 
 def _greedy_pair(ops, output, sizes):
@@ -380,14 +438,14 @@ def _memory_order(x, labels):
     return [labels[i] for i in order]
 
 
-def _contract(a_op, b_op, keep, output=None):
+def _contract(do, a_op, b_op, keep, output=None):
     """One pairwise contraction as one (batched) matmul: the labels of both operands that stay
     are the batch, those of both that go are summed by the product, the rest are the matrices'
     rows and columns. Returns (array, labels)."""
     (a, la), (b, lb_) = a_op, b_op
     sa, sb = set(la), set(lb_)
-    a, la = _sum_out(a, la, [lb for lb in la if lb not in sb and lb not in keep])
-    b, lb_ = _sum_out(b, lb_, [lb for lb in lb_ if lb not in sa and lb not in keep])
+    a, la = _sum_out(do, a, la, [lb for lb in la if lb not in sb and lb not in keep])
+    b, lb_ = _sum_out(do, b, lb_, [lb for lb in lb_ if lb not in sa and lb not in keep])
     if output is not None:  # the last step: the operand order whose result lies as the output does
         in_order = _plan((a, la), (b, lb_), keep)[-1]
         if [lb for lb in output if lb in in_order] != in_order:
@@ -400,7 +458,10 @@ def _contract(a_op, b_op, keep, output=None):
         return [x.shape[labels.index(g)] for g in group]
 
     def arranged(x, labels, order, shape):
-        return _core.reshape(_core.permute_dims(x, tuple(labels.index(g) for g in order)), tuple(shape))
+        perm = tuple(labels.index(g) for g in order)
+        if perm != tuple(range(len(perm))):
+            x = do(_core.permute_dims, x, perm)
+        return x if x.shape == tuple(shape) else do(_core.reshape, x, tuple(shape))
 
     batch_shape = sizes_of(a, la, batch)
     fa_shape, fb_shape = sizes_of(a, la, free_a), sizes_of(b, lb_, free_b)
@@ -409,7 +470,7 @@ def _contract(a_op, b_op, keep, output=None):
     if not summed:  # an outer (or elementwise) product: broadcasting multiply, no matmul
         a2 = arranged(a, la, batch + free_a, batch_shape + fa_shape + [1] * len(free_b))
         b2 = arranged(b, lb_, batch + free_b, batch_shape + [1] * len(free_a) + fb_shape)
-        return _core.multiply(a2, b2), result_labels
+        return do(_core.multiply, a2, b2), result_labels
     m, n, k = math.prod(fa_shape), math.prod(fb_shape), math.prod(sizes_of(a, la, summed))
     a_rows_first = _rows_first(a, la, free_a, summed)
     b_rows_first = _rows_first(b, lb_, summed, free_b)
@@ -418,14 +479,15 @@ def _contract(a_op, b_op, keep, output=None):
     elif a_rows_first:
         a2 = arranged(a, la, batch + free_a + summed, batch_shape + [m, k])
     else:  # stored with the summed labels first: hand matmul the transpose's view
-        a2 = arranged(a, la, batch + summed + free_a, batch_shape + [k, m]).mT
+        a2 = do(_transpose, arranged(a, la, batch + summed + free_a, batch_shape + [k, m]))
     if not batch and n == 1:
         b2 = arranged(b, lb_, summed + free_b, [k])
     elif b_rows_first:
         b2 = arranged(b, lb_, batch + summed + free_b, batch_shape + [k, n])
     else:
-        b2 = arranged(b, lb_, batch + free_b + summed, batch_shape + [n, k]).mT
-    return _core.reshape(_core.matmul(a2, b2), result_shape), result_labels
+        b2 = do(_transpose, arranged(b, lb_, batch + free_b + summed, batch_shape + [n, k]))
+    product = do(_core.matmul, a2, b2)
+    return (product if product.shape == result_shape else do(_core.reshape, product, result_shape)), result_labels
 
 
 def _plan(a_op, b_op, keep):
