@@ -383,6 +383,10 @@ def test_replayed_plans_follow_values_and_layouts():
         check(dl.einsum("ij,jk->ik", dl.asarray(np.ascontiguousarray(a)), dl.asarray(b)), a @ b)
     check(dl.einsum("ij,jk->ik", dl.asarray(x).mT, dl.asarray(y)), x.T @ y)
     check(dl.einsum("ij,jk->ik", dl.asarray(x)[::-1], dl.asarray(y).mT), x[::-1] @ y.T)
+    da, db = dl.asarray(x), dl.asarray(y)
+    check(dl.einsum("ij,jk->ik", da, da), x @ x)  # one object twice, then two of that look
+    check(dl.einsum("ij,jk->ik", da, db), x @ y)
+    check(dl.einsum("ij,jk->ik", db, db), y @ y)
     xi = rand((4, 4), "int64", 2)
     check(dl.einsum("ij,jk->ik", dl.asarray(xi), dl.asarray(xi)), xi @ xi)
     check(dl.einsum("ii->i", dl.asarray(x)), np.diagonal(x))

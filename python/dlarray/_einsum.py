@@ -70,8 +70,9 @@ def einsum(subscripts: str | Array, /, *operands: Any, optimize: bool | str | Se
     arrays, result_dtype = _promoted(arrays, dtype)
     path = _explicit_path(optimize, len(arrays))
     left_to_right = optimize is False and not path
-    key = (spec, path or left_to_right,
-           tuple((x.shape, x._strides, x.dtype) for x in arrays))
+    # Which operands are one object matters too: a plan made for einsum(s, a, a) reads slot 1 twice.
+    same_as = tuple(next(j for j, y in enumerate(arrays) if y is x) for x in arrays)
+    key = (spec, path or left_to_right, same_as, tuple((x.shape, x._strides, x.dtype) for x in arrays))
     steps = _PLANS.get(key)
     if steps is not None:
         return _replay(steps, arrays)
@@ -89,7 +90,7 @@ def einsum(subscripts: str | Array, /, *operands: Any, optimize: bool | str | Se
 
 # ---- plans: the namespace calls of one evaluation, replayed for operands that look the same ----
 
-_PLANS: dict = {}  # (subscripts, optimize, operands' shapes, strides, dtypes) -> steps, oldest first
+_PLANS: dict = {}  # (subscripts, optimize, aliasing, operands' shapes, strides, dtypes) -> plan, oldest first
 _PLANS_KEPT = 256
 
 
