@@ -56,6 +56,10 @@ def einsum(subscripts: str | Array, /, *operands: Any, optimize: bool | str | Se
     greedy order. Dimensions under ``...`` that the output leaves out are summed (NumPy does so
     with optimize=True). Size-1 dimensions broadcast against their label's size, as NumPy's.
     Bool operands give a bool result (any of the products), computed in int64.
+
+    The namespace calls of an evaluation are remembered (the last 256 kinds of call): a later
+    call with the same subscripts and operands of the same shapes, strides and dtypes replays
+    them without parsing or choosing the order again.
     """
     if isinstance(subscripts, str):
         spec = subscripts
