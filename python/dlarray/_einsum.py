@@ -408,6 +408,8 @@ def _sum_out(do, x, labels, gone):
     if not gone:
         return x, labels
     axes = tuple(i for i, lb in enumerate(labels) if lb in gone)
+    if len(axes) == x.ndim:  # a whole sum takes the core's quickest path (no axes to collapse)
+        axes = None
     return do(_core.sum, x, axis=axes, dtype=x.dtype), [lb for lb in labels if lb not in gone]
 
 
