@@ -408,9 +408,20 @@ def _sum_out(do, x, labels, gone):
     if not gone:
         return x, labels
     axes = tuple(i for i, lb in enumerate(labels) if lb in gone)
-    if len(axes) == x.ndim:  # a whole sum takes the core's quickest path (no axes to collapse)
+    if len(axes) == x.ndim:  # a whole sum: of one flat vector when x is contiguous (a view)
         axes = None
+        if x.ndim > 1 and _contiguous(x):
+            x = do(_core.reshape, x, (x.size,))
     return do(_core.sum, x, axis=axes, dtype=x.dtype), [lb for lb in labels if lb not in gone]
+
+
+def _contiguous(x):
+    expected = 1
+    for n, stride in zip(reversed(x.shape), reversed(x._strides)):
+        if n != 1 and stride != expected:
+            return False
+        expected *= n
+    return True
 
 
 def _greedy_pair(ops, output, sizes):
