@@ -45,7 +45,32 @@ def random_cases(n):
 
 def einsum_cases(n):
     """einsum with optimize=True on both sides."""
-    return []
+    rng = np.random.default_rng(0)
+    side = int(round(n ** 0.5))  # matrices of n elements
+    batch = max(1, int(round(n ** (1 / 3))))  # batch of batch x batch matrices: n elements
+    cases = [
+        ("ij,jk->ik", [(side, side), (side, side)]),
+        ("ij,jk,kl->il", [(side, side), (side, side), (side, side)]),
+        ("bij,bjk->bik", [(batch, batch, batch)] * 2),
+        ("ii->", [(side, side)]),
+        ("ij->", [(side, side)]),
+        ("i,i->", [(n,), (n,)]),
+        ("ij,ij->i", [(side, side), (side, side)]),
+        ("ij,kj->ik", [(side, side), (side, side)]),
+        ("ij->ji", [(side, side)]),
+        ("ii->i", [(side, side)]),
+        ("i,j->ij", [(side,), (side,)]),
+        ("ij,j->i", [(side, side), (side,)]),
+        ("...ij,...jk->...ik", [(batch, batch, batch), (batch, batch)]),
+    ]
+    out = []
+    for subscripts, shapes in cases:
+        host = [rng.standard_normal(s) for s in shapes]
+        arrays = [dl.asarray(x) for x in host]
+        out.append((f"einsum {subscripts}",
+                    lambda s=subscripts, xs=arrays: dl.einsum(s, *xs, optimize=True),
+                    lambda s=subscripts, xs=host: np.einsum(s, *xs, optimize=True)))
+    return out
 
 
 def nan_cases(n):

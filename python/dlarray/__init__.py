@@ -191,8 +191,8 @@ from . import _numpy_dispatch  # noqa: F401
 from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without a GPU)
 # ---- beyond the standard (docs/beyond-standard.md): NumPy's functions users reach for next ----
 from . import random  # noqa: F401  (counter-based generators: the same numbers on every device)
-# einsum
-from ._nan_functions import (  # NaN-aware reductions, pad, bincount, histogram
+from ._einsum import einsum
+from ._nan_functions import (  # NaN-aware reductions
     nanargmax,
     nanargmin,
     nancumsum,
@@ -204,8 +204,8 @@ from ._nan_functions import (  # NaN-aware reductions, pad, bincount, histogram
     nansum,
     nanvar,
 )
-from ._pad import pad  # NaN-aware reductions, pad, bincount, histogram
-from ._histogram import bincount, histogram  # NaN-aware reductions, pad, bincount, histogram
+from ._pad import pad
+from ._histogram import bincount, histogram
 # selection: partition, argpartition, median, quantile, percentile
 # ---- end beyond the standard ----
 
