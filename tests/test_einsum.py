@@ -404,3 +404,11 @@ def test_many_plans_evict_the_oldest():
         check(dl.einsum("ij,j->i", dl.asarray(a), dl.asarray(b), optimize=n % 2 == 0), a @ b)
     from dlarray import _einsum
     assert len(_einsum._PLANS) == _einsum._PLANS_KEPT  # 300 keys seen, the newest kept
+
+
+def test_numpy_einsum_dispatches_to_dlarray():
+    # np.einsum(*operands) reaches dl.einsum through __array_function__ with its operands spread.
+    a = np.arange(6.0).reshape(2, 3)
+    r = np.einsum("ij,kj->ik", dl.asarray(a), dl.asarray(a))
+    assert isinstance(r, dl.Array)
+    np.testing.assert_array_equal(np.from_dlpack(r), a @ a.T)

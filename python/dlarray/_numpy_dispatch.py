@@ -118,6 +118,9 @@ def _call(plan, args, kwargs):
             if value:
                 return NotImplemented
             continue
+        if param.kind == param.VAR_POSITIONAL:  # np.einsum(*operands): spread, as NumPy received them
+            pos.extend(_to_ours(v) for v in value)
+            continue
         if i < n_positional:
             pos.append(_to_ours(value))
             continue
