@@ -189,9 +189,12 @@ def _nanvar(x, axis, correction, keepdims, fname):
 def _nan_extreme(x, axis, keepdims, fname, reduce, fill):
     check_array(x, fname)
     axes = _axes(x, axis, fname)
-    mask, any_nan = _nan_mask(x)
-    if not any_nan or x.size == 0:  # dlarray.max's own errors for empty and complex input
-        return reduce(x, axis=axes, keepdims=keepdims)
+    # max and min propagate NaN: a result without NaN is already the answer (one pass, as NumPy's
+    # fmax.reduce); dlarray.max's own errors for empty and complex input come from here too.
+    result = reduce(x, axis=axes, keepdims=keepdims)
+    if not _is_inexact(x) or not bool(_core.any(_core.isnan(result))):
+        return result
+    mask = _core.isnan(x)
     result = reduce(_core.where(mask, _scalar(fill, x), x), axis=axes, keepdims=keepdims)
     all_nan = _core.all(mask, axis=axes, keepdims=keepdims)
     if bool(_core.any(all_nan)):
