@@ -298,3 +298,10 @@ def test_bad_seeds_and_states():
         _core._random_fill(dl.empty((4, 4))[:, ::2], 1, 0, 0, 0, 53, 0.0, 1.0, 0, 0)
     with pytest.raises(ValueError, match="bits"):
         _core._random_fill(dl.empty(3), 1, 0, 0, 0, 60, 0.0, 1.0, 0, 0)
+
+
+def test_spawn_count_is_bounded():
+    with pytest.raises(ValueError, match="n_children"):
+        dl.random.default_rng(0).spawn(2**31)
+    with pytest.raises(ValueError, match="n_children"):
+        dl.random.default_rng(0).spawn(-1)

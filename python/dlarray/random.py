@@ -22,6 +22,7 @@ from . import _core
 __all__ = ["Generator", "Philox", "default_rng"]
 
 _MASK64 = (1 << 64) - 1
+_MAX_SPAWN = 1 << 24  # children per spawn call: each is a Python object in the returned list
 # philox::Kind (src/core/philox.h)
 _BITS, _UNIFORM, _NORMAL, _EXPONENTIAL, _INTEGERS = 0, 1, 2, 3, 4
 # Random bits per uniform for each float dtype: its significand (the value then is exact in it,
@@ -96,8 +97,8 @@ class Philox:
     def spawn(self, n_children: int) -> list:
         """n_children bit generators with keys derived from this one's and their spawn index."""
         n_children = operator.index(n_children)
-        if n_children < 0:
-            raise ValueError(f"n_children must be non-negative, got {n_children}")
+        if not 0 <= n_children <= _MAX_SPAWN:
+            raise ValueError(f"n_children must be in [0, {_MAX_SPAWN}] (a list of generators is built), got {n_children}")
         children = []
         for _ in range(n_children):
             self._spawned += 1

@@ -176,6 +176,11 @@ def public_functions():
     for module in (dl.linalg, dl.fft):
         out += [(f"{module.__name__.split('.')[-1]}.{n}", getattr(module, n)) for n in dir(module)
                 if not n.startswith("_") and callable(getattr(module, n)) and not isinstance(getattr(module, n), type)]
+    # dlarray.random: its entry point and every method of a Generator (its state moves on with each call)
+    generator = dl.random.default_rng(0)
+    out.append(("random.default_rng", dl.random.default_rng))
+    out += [(f"random.Generator.{n}", getattr(generator, n)) for n in dir(generator)
+            if not n.startswith("_") and callable(getattr(generator, n))]
     return out
 
 
