@@ -41,6 +41,12 @@ def write(folder):
             "dlarray.fft", "The Fourier transform extension.",
             [f".. autofunction:: dlarray.fft.{n}\n" for n in _public(dlarray.fft)
              if callable(getattr(dlarray.fft, n)) and not isinstance(getattr(dlarray.fft, n), type)]),
+        "random": _page(
+            "dlarray.random", "Random numbers that are the same bits on every device (see "
+            ":doc:`../beyond-standard`).",
+            [".. autofunction:: dlarray.random.default_rng\n",
+             ".. autoclass:: dlarray.random.Generator\n   :members:\n",
+             ".. autoclass:: dlarray.random.Philox\n   :members:\n"]),
         "types": _page(
             "Types, dtypes and constants",
             "Data types: " + ", ".join(f"``{n}``" for n in dtypes) + ".\n\nConstants: "
