@@ -136,6 +136,21 @@ void bind_statistical(pyb::module_& m) {
         return out;
       },
       "_reduction_ops()\n--\n\nThe statistical functions' declaration table (for the tests).");
+  m.def(
+      "_tally",
+      [](pyb::handle x, pyb::handle weights, int64_t bins) {
+        const Array& xa = unwrap(x, "_tally: x");
+        const Array* wa = weights.is_none() ? nullptr : &unwrap(weights, "_tally: weights");
+        Array counts;
+        {
+          pyb::gil_scoped_release unlocked;  // a pass over 10^6 values or more
+          counts = tally(xa, wa, bins);
+        }
+        return wrap(std::move(counts));
+      },
+      pyb::arg("x"), pyb::arg("weights"), pyb::arg("bins"),
+      "_tally(x, weights, bins)\n--\n\nbincount's counts (or float64 weight sums) of x's int32/int64 values in "
+      "[0, bins) (dlarray.bincount and histogram; NotImplementedError where the device has no kernel).");
 }
 
 }  // namespace dla::py

@@ -256,4 +256,23 @@ Array scan(ReduceOpId op, const Array& x, bool has_axis, int64_t axis, const DTy
   return out;
 }
 
+Array tally(const Array& x, const Array* weights, int64_t bins) {
+  const ScalarType xs = x.dtype().scalar;
+  if (x.ndim() != 1 || (xs != ScalarType::Int32 && xs != ScalarType::Int64))
+    throw TypeError("_tally: x must be a 1-d int32 or int64 array");
+  if (weights && (weights->ndim() != 1 || weights->shape(0) != x.shape(0) ||
+                  weights->dtype().scalar != ScalarType::Float64 || weights->device() != x.device()))
+    throw TypeError("_tally: weights must be a float64 array of x's length on x's device");
+  if (bins < 0) throw ValueError("_tally: bins must be non-negative");
+  const ReductionKernels& k = kernels_for(x, "bincount");
+  if (!k.tally) throw NotImplementedError("bincount's tally on device '" + x.device().str() + "' is not available yet");
+  Array out = Array::empty(Dims{bins}, of(weights ? ScalarType::Float64 : ScalarType::Int64), x.device());
+  fill(out, Scalar::of_int(0));
+  const Array xc = ascontiguous(x);
+  const Array wc = weights ? ascontiguous(*weights) : Array();
+  if (!k.tally(out, xc, weights ? &wc : nullptr))
+    throw ValueError("bincount: a value of x lies outside [0, " + std::to_string(bins) + ")");
+  return out;
+}
+
 }  // namespace dla

@@ -25,6 +25,11 @@ struct ReductionKernels {
   // shaped as out): the second pass of var and std in one read of `in`. Null where a backend
   // has none; the moments then subtract, square and fold in three passes.
   void (*fold_squared_deviation)(const Array& out, const Array& in, const Array& center, const bool* reduced) = nullptr;
+  // The tally under bincount and histogram: for each i, out[x[i]] += 1 (out int64) or
+  // += weights[i] (out float64); x int32 or int64, weights float64 or null, all contiguous
+  // and 1-d, out zeroed. False, with out unspecified, when some x[i] is outside
+  // [0, out.size()). Null where a backend has none (Python then counts through a sort).
+  bool (*tally)(const Array& out, const Array& x, const Array* weights) = nullptr;
 };
 
 // A keepdims-shaped result without the axes where reduced[d] (a view).
@@ -37,6 +42,11 @@ DType reduction_result_dtype(ReduceOpId op, DType x, const DType* dtype);
 // Fold, Mean and Moment forms. axes: normalized and distinct. correction: Moment only.
 Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, const DType* dtype,
              double correction = 0.0);
+
+// bincount's counts (weights null: int64) or weight sums (float64) of the int32/int64 values
+// in x, which must lie in [0, bins) (ValueError otherwise), on x's device. NotImplementedError
+// where the device's backend has no tally kernel.
+Array tally(const Array& x, const Array* weights, int64_t bins);
 
 // Scan form. has_axis false means "the only axis" (x must be 1-d).
 Array scan(ReduceOpId op, const Array& x, bool has_axis, int64_t axis, const DType* dtype, bool include_initial);

@@ -713,5 +713,6 @@ void scan(FoldOp op, const Array& out, int axis) {
 
 }  // namespace
 
-extern const ReductionKernels kReductionKernels{&fold, &divide, &scan, &fold_squared_deviation};
+bool tally(const Array& out, const Array& x, const Array* weights);  // tally_cpu.cpp
+extern const ReductionKernels kReductionKernels{&fold, &divide, &scan, &fold_squared_deviation, &tally};
 }  // namespace dla::cpu
