@@ -193,7 +193,7 @@ from . import cuda, rocm  # noqa: F401  (GPU streams; empty device lists without
 from . import random  # noqa: F401  (counter-based generators: the same numbers on every device)
 # einsum
 # NaN-aware reductions, pad, bincount, histogram
-# selection: partition, argpartition, median, quantile, percentile
+from ._selection import partition, argpartition, median, quantile, percentile  # selection: partition, argpartition, median, quantile, percentile
 # ---- end beyond the standard ----
 
 # ---- array API extensions --------------------------------------------------------------------
