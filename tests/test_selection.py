@@ -397,3 +397,29 @@ def test_fake_gpu_partition_runs_the_sort_primitive(fake):
     fake.clear_log()
     dl.partition(x, 50)
     assert any("sort" in str(e[0]) for e in fake.log())
+
+
+def test_without_vector_instructions():
+    """DLARRAY_CPU_LOOPS=baseline: the CPU taken for one without AVX2, where std::nth_element
+    selects instead of the vector quickselect (a child process: the level is read once)."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import numpy as np, dlarray as dl\n"
+        "rng = np.random.default_rng(3)\n"
+        "for dt in ('float64', 'float32', 'int64', 'int32', 'complex64'):\n"
+        "    a = (rng.standard_normal(20000) * 100).astype(dt)\n"
+        "    a[::97] = a[5]\n"
+        "    ks = [0, 1, 777, 10000, 19998, 19999]\n"
+        "    v = np.asarray(memoryview(dl.partition(dl.asarray(a), ks)))\n"
+        "    i = np.asarray(memoryview(dl.argpartition(dl.asarray(a), ks)))\n"
+        "    s = np.sort(a)\n"
+        "    assert (v[ks] == s[ks]).all() and (a[i][ks] == s[ks]).all() and (np.sort(i) == np.arange(a.size)).all()\n"
+        "    if dt[0] != 'c':\n"
+        "        assert (v[:10000] <= s[10000]).all() and (a[i][10001:] >= s[10000]).all()\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, DLARRAY_CPU_LOOPS="baseline")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -17,11 +17,30 @@
 #include "backends/cpu/row_keys.h"
 #include "backends/cpu/search_sort_cpu.h"
 #include "backends/cpu/simd_sort.h"
+#include "core/cpu_features.h"
 #include "core/dispatch.h"
 #include "core/errors.h"
 
 namespace dla::cpu {
 namespace {
+
+// The smallest (Max: largest) of a[0..n), n >= 1: a reduction that vectorizes, compiled for AVX2
+// too (the baseline has no 64-bit integer compare; 10^6 keys took 1 ms there).
+template <bool Max, class S>
+__attribute__((always_inline)) inline S extreme_body(const S* a, int64_t n) {
+  S e = a[0];
+  for (int64_t i = 1; i < n; ++i) e = Max ? std::max(e, a[i]) : std::min(e, a[i]);
+  return e;
+}
+template <bool Max, class S>
+__attribute__((target("avx2"))) S extreme_avx2(const S* a, int64_t n) {
+  return extreme_body<Max>(a, n);
+}
+template <bool Max, class S>
+S extreme_of(const S* a, int64_t n) {
+  if (vector_level() != VectorLevel::None) return extreme_avx2<Max>(a, n);
+  return extreme_body<Max>(a, n);
+}
 
 // Selects every kth position (ascending, distinct) in a[0..n), with q[0..n) moved alike when q
 // is not null. select_one(a, q, m, k) selects position k of a range of m; the ends of the
@@ -33,12 +52,7 @@ void select_each(S* a, uint64_t* q, int64_t n, const std::vector<int64_t>& kth, 
     if (k == start || k == n - 1) {
       // Two vectorizable passes (the extreme value, then its first place) beat one that tracks
       // the position.
-      S extreme = a[start];
-      if (k == start) {
-        for (int64_t i = start + 1; i < n; ++i) extreme = std::min(extreme, a[i]);
-      } else {
-        for (int64_t i = start + 1; i < n; ++i) extreme = std::max(extreme, a[i]);
-      }
+      const S extreme = k == start ? extreme_of<false>(a + start, n - start) : extreme_of<true>(a + start, n - start);
       const int64_t at = std::find(a + start, a + n, extreme) - a;
       std::swap(a[k], a[at]);
       if (q) std::swap(q[k], q[at]);
