@@ -106,7 +106,16 @@ def nan_cases(n):
 
 def selection_cases(n):
     """partition, argpartition, median, quantile and percentile."""
-    return []
+    a = np.random.default_rng(0).standard_normal(n)
+    x = dl.asarray(a)
+    k, q = n // 2, [0.1, 0.5, 0.9]
+    return [
+        ("partition kth=n//2", lambda: dl.partition(x, k), lambda: np.partition(a, k)),
+        ("argpartition kth=n//2", lambda: dl.argpartition(x, k), lambda: np.argpartition(a, k)),
+        ("median", lambda: dl.median(x), lambda: np.median(a)),
+        ("quantile [0.1, 0.5, 0.9]", lambda: dl.quantile(x, q), lambda: np.quantile(a, q)),
+        ("percentile 50", lambda: dl.percentile(x, 50), lambda: np.percentile(a, 50)),
+    ]
 
 
 SECTIONS = [random_cases, einsum_cases, nan_cases, selection_cases]

@@ -206,7 +206,7 @@ from ._nan_functions import (  # NaN-aware reductions
 )
 from ._pad import pad
 from ._histogram import bincount, histogram
-# selection: partition, argpartition, median, quantile, percentile
+from ._selection import argpartition, median, partition, percentile, quantile
 # ---- end beyond the standard ----
 
 # ---- array API extensions --------------------------------------------------------------------

@@ -53,6 +53,7 @@ const char* chapter_name(SearchChapter c) {
     case SearchChapter::Searching: return "searching";
     case SearchChapter::Sorting: return "sorting";
     case SearchChapter::Sets: return "sets";
+    case SearchChapter::Selection: return "selection";
   }
   return "?";
 }

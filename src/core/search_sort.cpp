@@ -1,6 +1,7 @@
 // search_sort.cpp — the device-independent half of searching, sorting and sets (see search_sort.h).
 #include "core/search_sort.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/backend.h"
@@ -98,6 +99,38 @@ Array sort_along(SearchSortOpId op, const Array& x, int64_t axis, bool descendin
   if (out.size() == 0) return out;
   const SearchSortKernels& k = kernels_for(x, info.name, &SearchSortKernels::sort);
   k.sort(values ? out : Array(), values ? Array() : out, x, a, descending);
+  return out;
+}
+
+Array partition_along(SearchSortOpId op, const Array& x, const std::vector<int64_t>& kth, bool has_axis,
+                      int64_t axis) {
+  const SearchSortOpInfo& info = search_sort_op_info(op);
+  check_dtype(info, x, "x");
+  const Array src = has_axis ? x : flat(x);
+  const int a = normalize_axis(has_axis ? axis : 0, src.ndim(), info.name);
+  const int64_t n = src.shape(a);
+  // NumPy's rule and words: negative positions count from the end; an empty axis has none.
+  std::vector<int64_t> ks;
+  for (int64_t k : kth) {
+    const int64_t nk = k < 0 ? k + n : k;
+    if (nk < 0 || nk >= n)
+      throw ValueError(std::string(info.name) + ": kth(=" + std::to_string(nk) + ") out of bounds (" +
+                       std::to_string(n) + ")");
+    ks.push_back(nk);
+  }
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  const bool values = info.flag == 1;
+  const Array out = Array::empty(src.shape(), values ? src.dtype() : kIndex, src.device());
+  if (out.size() == 0) return out;
+  const Array v = values ? out : Array(), i = values ? Array() : out;
+  const SearchSortKernels* k = table_for(src);
+  if (k && k->partition) {
+    k->partition(v, i, src, a, ks);
+    return out;
+  }
+  // A device without a selection kernel sorts: a sorted row is a valid partition.
+  kernels_for(src, info.name, &SearchSortKernels::sort).sort(v, i, src, a, false);
   return out;
 }
 

@@ -49,10 +49,20 @@ struct SearchSortKernels {
   void (*isin)(const Array& out, const Array& x1, const Array& x2, bool invert);
   // The unique values of x (any shape, flattened row-major) and the parts `parts` asks for.
   UniqueParts (*unique)(const Array& x, int parts);
+  // Partitions x along `axis` into `values` and/or `indices` (as sort): for each position k of
+  // kth (ascending, distinct, within the axis), the element a sort would put at k is there,
+  // with none larger before it and none smaller after. Optional: when null, sort serves
+  // (a sorted row is a partition).
+  void (*partition)(const Array& values, const Array& indices, const Array& x, int axis,
+                    const std::vector<int64_t>& kth);
 };
 
 // sort / argsort. axis: any int (checked here).
 Array sort_along(SearchSortOpId op, const Array& x, int64_t axis, bool descending, bool stable);
+// partition / argpartition (NumPy's): kth positions along axis, negative from the end
+// (ValueError "kth(=k) out of bounds (n)" outside); has_axis false: over the flattened array.
+Array partition_along(SearchSortOpId op, const Array& x, const std::vector<int64_t>& kth, bool has_axis,
+                      int64_t axis);
 // argmax / argmin. has_axis false: over the flattened array.
 Array arg_extreme(SearchSortOpId op, const Array& x, bool has_axis, int64_t axis, bool keepdims);
 // axes: normalized, distinct.

@@ -1,9 +1,10 @@
 // search_sort_ops.h — THE declaration of the searching, sorting and set functions.
 //
 // One row per function of those three chapters of the array API (`where` is elementwise and
-// lives in elementwise_ops.h): its chapter, the device primitive that runs it (Prim, one entry
-// of the SearchSortKernels table in search_sort.h, so a GPU backend registers the same seven
-// primitives and gets all twelve functions), a primitive-specific flag, the dtype kinds it
+// lives in elementwise_ops.h), and of NumPy's selection functions beyond the standard
+// (partition, argpartition): its chapter, the device primitive that runs it (Prim, one entry
+// of the SearchSortKernels table in search_sort.h, so a GPU backend registers the same
+// primitives and gets all the functions; Partition may stay null, then Sort serves it), a primitive-specific flag, the dtype kinds it
 // accepts, the parameters of its stub and a one-line summary. The bindings (py_searching.cpp,
 // py_sorting.cpp, py_sets.cpp), the planning (search_sort.cpp) and the tests
 // (dlarray._core._search_sort_ops()) all read this table.
@@ -14,7 +15,7 @@
 
 namespace dla {
 
-enum class SearchChapter : uint8_t { Searching, Sorting, Sets };
+enum class SearchChapter : uint8_t { Searching, Sorting, Sets, Selection };  // Selection: beyond the standard
 
 // The device primitive behind a function (see SearchSortKernels).
 enum class SearchPrim : uint8_t {
@@ -25,12 +26,14 @@ enum class SearchPrim : uint8_t {
   Sort,          // flag: 1 = values (sort), 0 = indices (argsort)
   IsIn,
   Unique,        // flag: the UniquePart bits the function returns besides the values
+  Partition,     // flag: 1 = values (partition), 0 = indices (argpartition)
 };
 
 enum UniquePart : uint8_t { kUniqueIndices = 1, kUniqueInverse = 2, kUniqueCounts = 4 };
 
 #define DLA_SS_AXIS_KEEP "x, /, *, axis=None, keepdims=False"
 #define DLA_SS_SORT "x, /, *, axis=-1, descending=False, stable=True"
+#define DLA_SS_PARTITION "x, kth, /, *, axis=-1"
 
 // X(name, chapter, primitive, flag, accepted kinds, params, summary)
 #define DLA_SEARCH_SORT_OPS(X)                                                                         \
@@ -57,7 +60,11 @@ enum UniquePart : uint8_t { kUniqueIndices = 1, kUniqueInverse = 2, kUniqueCount
   X(unique_inverse, Sets, Unique, kUniqueInverse, kKindAny, "x, /",                                    \
     "Unique values of the flattened x and the indices that rebuild x from them.")                     \
   X(unique_values, Sets, Unique, 0, kKindAny, "x, /",                                                  \
-    "Unique values of the flattened x (NaNs distinct, -0 and +0 one value), in ascending order.")
+    "Unique values of the flattened x (NaNs distinct, -0 and +0 one value), in ascending order.")         \
+  X(argpartition, Selection, Partition, 0, kKindAny, DLA_SS_PARTITION,                                 \
+    "Indices that partition x along an axis (None: flattened) around the kth positions, as NumPy's.")  \
+  X(partition, Selection, Partition, 1, kKindAny, DLA_SS_PARTITION,                                    \
+    "Copy of x with each kth element where a sort puts it, none larger before, none smaller after.")
 
 enum class SearchSortOpId : uint8_t {
 #define DLA_X(name, ...) name,

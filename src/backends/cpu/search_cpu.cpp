@@ -300,5 +300,6 @@ void cpu_searchsorted(const Array& out, const Array& x1, const Array& x2, const 
 }  // namespace
 
 extern const SearchSortKernels kSearchSortKernels{&cpu_sort,         &cpu_arg_extreme, &cpu_nonzero,
-                                                  &cpu_searchsorted, &cpu_isin,        &cpu_unique};
+                                                  &cpu_searchsorted, &cpu_isin,        &cpu_unique,
+                                                  &cpu_partition};
 }  // namespace dla::cpu

@@ -223,6 +223,46 @@ void quicksort(K* a, uint64_t* q, int64_t n, int depth) {
   }
 }
 
+// a[k] made the key a sort would put there, keys before it no greater and keys after it no
+// smaller (partition/argpartition), with q[0..n) moved along if kCarry: the quicksort's
+// partition steps, each followed into the side that holds k only (quickselect), a range of
+// kNetworkMax keys or fewer sorted by its network; too deep a recursion falls back to
+// std::nth_element.
+template <class K, bool kCarry = false>
+void select_key(K* a, uint64_t* q, int64_t n, int64_t k) {
+  int depth = depth_limit(n);
+  while (n > kNetworkMax<K>) {
+    if (depth-- <= 0) {
+      if constexpr (kCarry) {
+        std::vector<std::pair<K, uint64_t>> t(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) t[size_t(i)] = {a[i], q[i]};
+        std::nth_element(t.begin(), t.begin() + k, t.end());
+        for (int64_t i = 0; i < n; ++i) {
+          a[i] = t[size_t(i)].first;
+          q[i] = t[size_t(i)].second;
+        }
+      } else {
+        std::nth_element(a, a + k, a + n);
+      }
+      return;
+    }
+    int64_t lo, hi;
+    split<K, kCarry>(a, q, n, &lo, &hi);
+    if (k >= lo && k < hi) return;  // k fell in a run of keys equal to the pivot: final
+    if (k < lo) {
+      n = lo;
+    } else {
+      a += hi;
+      if constexpr (kCarry) q += hi;
+      n -= hi;
+      k -= hi;
+    }
+  }
+  if (!small_sort<K, kCarry>(a, q, n)) {  // (only ever false with kCarry)
+    if constexpr (kCarry) sort_pairs_by_comparison(a, q, n);
+  }
+}
+
 // Sorts a[0..n) (with q[0..n) along, if kCarry), with threads on the pool for a long row where
 // allowed.
 template <class K, bool kCarry = false>

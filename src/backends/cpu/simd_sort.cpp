@@ -18,6 +18,15 @@ bool sort_keys(K* keys, int64_t n, bool allow_threads) {
   return simd_sort_keys_avx2(keys, n, allow_threads);
 }
 
+template <class K>
+bool select_keys(K* keys, int64_t n, int64_t k) {
+  if (simd_sort_available()) {
+    simd_sort_detail::select_key(keys, nullptr, n, k);
+    return true;
+  }
+  return simd_select_keys_avx2(keys, n, k);
+}
+
 }  // namespace
 
 bool simd_sort_available() {
@@ -31,5 +40,8 @@ bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads) { return sort
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys(int32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys(int64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+
+bool simd_select_keys(int32_t* keys, int64_t n, int64_t k) { return select_keys(keys, n, k); }
+bool simd_select_keys(int64_t* keys, int64_t n, int64_t k) { return select_keys(keys, n, k); }
 
 }  // namespace dla::cpu

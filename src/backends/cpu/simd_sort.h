@@ -34,6 +34,17 @@ bool simd_argsort_keys_avx2(uint64_t* keys, uint64_t* positions, int64_t n, bool
 // splits it.
 bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads);
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads);
+// Selection for partition/argpartition: keys[k] becomes the key a sort would put there, the keys
+// before it no greater, those after it no smaller (simd_quicksort.h's select_key); false (keys
+// untouched) on CPUs with neither AVX-512 nor AVX2. Signed keys: the callers flip the top bit
+// of order keys, as AVX2 compares 64-bit integers only as signed ones. The positioned form
+// moves positions[0..n) with the keys (by the AVX2 build, which AVX-512 CPUs run as well).
+bool simd_select_keys(int32_t* keys, int64_t n, int64_t k);
+bool simd_select_keys(int64_t* keys, int64_t n, int64_t k);
+bool simd_argselect_keys(int64_t* keys, uint64_t* positions, int64_t n, int64_t k);
+bool simd_select_keys_avx2(int32_t* keys, int64_t n, int64_t k);
+bool simd_select_keys_avx2(int64_t* keys, int64_t n, int64_t k);
+
 // Signed integers as themselves (no order-key transform needed).
 bool simd_sort_keys(int32_t* keys, int64_t n, bool allow_threads);
 bool simd_sort_keys(int64_t* keys, int64_t n, bool allow_threads);

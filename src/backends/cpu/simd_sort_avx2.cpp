@@ -48,6 +48,21 @@ bool simd_argsort_keys_avx2(uint64_t* keys, uint64_t* positions, int64_t n, bool
   flip_top_bits(keys, n);
   return true;
 }
+bool simd_select_keys_avx2(int32_t* keys, int64_t n, int64_t k) {
+  if (!simd_sort_avx2_available()) return false;
+  simd_sort_avx2::select_key(keys, nullptr, n, k);
+  return true;
+}
+bool simd_select_keys_avx2(int64_t* keys, int64_t n, int64_t k) {
+  if (!simd_sort_avx2_available()) return false;
+  simd_sort_avx2::select_key(keys, nullptr, n, k);
+  return true;
+}
+bool simd_argselect_keys(int64_t* keys, uint64_t* positions, int64_t n, int64_t k) {
+  if (!simd_sort_avx2_available()) return false;
+  simd_sort_avx2::select_key<int64_t, true>(keys, positions, n, k);
+  return true;
+}
 bool simd_sort_keys_avx2(int32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys_avx2(int64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 

@@ -201,6 +201,7 @@ void gpu_sort(const Array& values, const Array& indices, const Array& x, int axi
 }
 
 extern const SearchSortKernels kSearchSortKernels{&gpu_sort,         &gpu_arg_extreme, &gpu_nonzero,
-                                                  &gpu_searchsorted, &gpu_isin,        &gpu_unique};
+                                                  &gpu_searchsorted, &gpu_isin,        &gpu_unique,
+                                                  nullptr /* partition: sort serves it */};
 
 }  // namespace dla::gpu
