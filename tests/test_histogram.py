@@ -276,3 +276,17 @@ def test_histogram_on_the_fake_gpu(fake, bins, value_range):
         want_hist, want_edges = np.histogram(a, bins, range=value_range, weights=weights)
         close(hist, want_hist)
         close(edges, want_edges)
+
+
+def test_tally_kernel_checks_its_arguments():
+    # The CPU's one-pass tally under bincount/histogram: wrong dtypes, lengths and ranges raise.
+    x = dl.asarray(np.array([0, 2, 2, 5]))
+    np.testing.assert_array_equal(np.from_dlpack(dl._core._tally(x, None, 6)), [1, 0, 2, 0, 0, 1])
+    with pytest.raises(TypeError, match="int32 or int64"):
+        dl._core._tally(dl.asarray([0.0, 1.0]), None, 2)
+    with pytest.raises(TypeError, match="weights"):
+        dl._core._tally(x, dl.asarray([1.0, 2.0]), 6)
+    with pytest.raises(ValueError, match="outside"):
+        dl._core._tally(x, None, 5)
+    with pytest.raises(ValueError, match="outside"):
+        dl._core._tally(dl.asarray(np.array([-1, 0], dtype=np.int32)), None, 3)

@@ -47,8 +47,26 @@ def _sums_from_bounds(bounds, sorted_weights, sum_dtype):
     return at_bounds[1:] - at_bounds[:-1]
 
 
+def _tally(keys, n_bins, weights):
+    """The device's one-pass tally (int64 counts, or float64 sums of the weights) of int keys
+    that must lie in [0, n_bins) (ValueError otherwise); None where the device has no tally
+    kernel (the CPU has one) or the keys are not int32/int64."""
+    if keys.dtype not in (_core.int32, _core.int64):
+        return None
+    try:
+        return _core._tally(keys, None if weights is None else _core.astype(weights, _core.float64, copy=False),
+                            n_bins)
+    except NotImplementedError:
+        return None
+
+
 def _binned(keys, n_bins, weights, sum_dtype):
-    """Per-bin counts (weights None) or weight sums of int keys in [0, n_bins)."""
+    """Per-bin counts (weights None) or weight sums of int keys in [0, n_bins): the tally
+    kernel where there is one, else through a sort."""
+    if weights is None or sum_dtype == _core.float64:
+        tallied = _tally(keys, n_bins, weights)
+        if tallied is not None:
+            return tallied
     if weights is None:
         return _counts_from_bounds(_bin_bounds(_core.sort(keys), n_bins))
     n = keys.shape[0]
@@ -101,11 +119,19 @@ def bincount(x: _core.Array, /, weights: Optional[_core.Array] = None,
     result_dtype = _core.int64 if weights is None else _core.float64
     if x.dtype == _core.bool:
         x = _core.astype(x, _core.int32)
-    if _core.isdtype(x.dtype, "signed integer") and int(_core.min(x)) < 0:
-        raise ValueError("bincount: x must have no negative elements")
     largest = int(_core.max(x))
-    binned = _binned(_core.astype(x, _key_dtype(largest), copy=False), largest + 1, weights,
-                     _core.float64)
+    negative = ValueError("bincount: x must have no negative elements")
+    if largest < 0:
+        raise negative
+    try:  # one pass, whose range check finds negative values (no separate min)
+        binned = _tally(x, largest + 1, weights)
+    except ValueError:
+        raise negative from None
+    if binned is None:  # no tally kernel on this device: through a sort
+        if _core.isdtype(x.dtype, "signed integer") and int(_core.min(x)) < 0:
+            raise negative
+        binned = _binned(_core.astype(x, _key_dtype(largest), copy=False), largest + 1, weights,
+                         _core.float64)
     binned = _core.astype(binned, result_dtype, copy=False)
     if minlength > largest + 1:
         tail = _core.zeros(minlength - largest - 1, dtype=result_dtype, device=x.device)
