@@ -17,24 +17,16 @@ using philox::RandomJob;
 // tasks are far smaller than the elementwise grain.
 constexpr int64_t kBlocksPerTask = 2048;
 
-// Blocks computed together (philox4x32_10_many): enough independent chains to hide the
-// multiplications' latency.
-constexpr int kBatch = 8;
-
 // Calls f(block r, block number, first element i0, elements m) for every counter block of the draw.
 template <class F>
 void for_each_block(int64_t n, const RandomJob& j, F&& f) {
   const int L = philox::lanes(j);
   const int64_t blocks = (n + L - 1) / L;
   parallel_for(blocks, kBlocksPerTask, [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; b += kBatch) {
-      Block r[kBatch];
-      for (int k = 0; k < kBatch; ++k) r[k] = philox::counter_of(j, j.block + static_cast<uint64_t>(b + k));
-      philox::philox4x32_10_many<kBatch>(r, j.key[0], j.key[1]);
-      for (int k = 0; k < kBatch && b + k < b1; ++k) {
-        const int64_t i0 = (b + k) * L;
-        f(r[k], j.block + static_cast<uint64_t>(b + k), i0, static_cast<int>(std::min<int64_t>(L, n - i0)));
-      }
+    for (int64_t b = b0; b < b1; ++b) {
+      const uint64_t number = j.block + static_cast<uint64_t>(b);
+      const int64_t i0 = b * L;
+      f(philox::block_at(j, number), number, i0, static_cast<int>(std::min<int64_t>(L, n - i0)));
     }
   });
 }
