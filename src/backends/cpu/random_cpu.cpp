@@ -17,41 +17,52 @@ using philox::RandomJob;
 // tasks are far smaller than the elementwise grain.
 constexpr int64_t kBlocksPerTask = 2048;
 
-// Calls f(block r, block number, first element i0, elements m) for every counter block of the draw.
+// Calls f(job, block r, block number, first element i0, elements m) for every counter block of
+// the draw. Each task works on its own copy of the job: stores into the output could otherwise
+// alias the job's 64-bit fields, and the compiler would reload them after every element
+// (2.5x slower).
 template <class F>
-void for_each_block(int64_t n, const RandomJob& j, F&& f) {
-  const int L = philox::lanes(j);
+void for_each_block(int64_t n, const RandomJob& job, F&& f) {
+  const int L = philox::lanes(job);
   const int64_t blocks = (n + L - 1) / L;
   parallel_for(blocks, kBlocksPerTask, [&](int64_t b0, int64_t b1) {
+    const RandomJob j = job;
     for (int64_t b = b0; b < b1; ++b) {
       const uint64_t number = j.block + static_cast<uint64_t>(b);
       const int64_t i0 = b * L;
-      f(philox::block_at(j, number), number, i0, static_cast<int>(std::min<int64_t>(L, n - i0)));
+      f(j, philox::block_at(j, number), number, i0, static_cast<int>(std::min<int64_t>(L, n - i0)));
     }
   });
 }
 
 template <class T>
-void fill_real(T* out, int64_t n, const RandomJob& j) {
-  for_each_block(n, j, [&](const Block& r, uint64_t, int64_t i0, int m) {
-    if (j.kind == philox::kNormal) {
+void fill_real(T* out, int64_t n, const RandomJob& job) {
+  if (job.kind == philox::kNormal) {
+    for_each_block(n, job, [out](const RandomJob& j, const Block& r, uint64_t, int64_t i0, int m) {
       for (int lane = 0; lane < m; lane += 2) {  // a pair at once: one log and one sine/cosine
         double even, odd;
         philox::normal_pair(j, r, lane, even, odd);
         out[i0 + lane] = static_cast<T>(even);
         if (lane + 1 < m) out[i0 + lane + 1] = static_cast<T>(odd);
       }
-    } else {
+    });
+  } else {
+    for_each_block(n, job, [out](const RandomJob& j, const Block& r, uint64_t, int64_t i0, int m) {
       for (int lane = 0; lane < m; ++lane) out[i0 + lane] = static_cast<T>(philox::real_lane(j, r, lane));
-    }
-  });
+    });
+  }
 }
 
-void fill_words(uint64_t* out, int64_t n, const RandomJob& j) {
-  for_each_block(n, j, [&](const Block& r, uint64_t b, int64_t i0, int m) {
-    for (int lane = 0; lane < m; ++lane)
-      out[i0 + lane] = j.kind == philox::kBits ? philox::word64(r, lane) : philox::integer_lane(j, r, b, lane);
-  });
+void fill_words(uint64_t* out, int64_t n, const RandomJob& job) {
+  if (job.kind == philox::kBits) {
+    for_each_block(n, job, [out](const RandomJob&, const Block& r, uint64_t, int64_t i0, int m) {
+      for (int lane = 0; lane < m; ++lane) out[i0 + lane] = philox::word64(r, lane);
+    });
+  } else {
+    for_each_block(n, job, [out](const RandomJob& j, const Block& r, uint64_t b, int64_t i0, int m) {
+      for (int lane = 0; lane < m; ++lane) out[i0 + lane] = philox::integer_lane(j, r, b, lane);
+    });
+  }
 }
 
 }  // namespace
