@@ -21,7 +21,7 @@ import api_reference  # noqa: E402
 project = "dlarray"
 release = dlarray.__version__
 version = release
-extensions = ["myst_parser", "sphinx.ext.autodoc"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]  # napoleon: NumPy-style docstrings
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "requirements.txt"]
 html_theme = "alabaster"
