@@ -32,6 +32,7 @@ PAGES = {
     "gpus.html": ["What runs on which device", "What has run on real hardware", "H100", "Streams"],
     "performance.html": ["Performance and conformance", "Charts", "faster", "array-api-tests", "1379"],
     "troubleshooting.html": ["Troubleshooting", "No GPU is found", "assignment destination is read-only"],
+    "beyond-standard.html": ["Beyond the standard", "einsum", "Random numbers", "Philox-4x32-10"],
 }
 
 # Pages that show pictures: the images they must have (by file name), besides loading all they have.
