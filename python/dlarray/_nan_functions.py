@@ -196,6 +196,10 @@ def _nan_extreme(x, axis, keepdims, fname, reduce, fill):
         return result
     mask = _core.isnan(x)
     result = reduce(_core.where(mask, _scalar(fill, x), x), axis=axes, keepdims=keepdims)
+    # Only a slice whose answer is the fill (an infinity) can be all NaN: the pass over the mask
+    # is needed for those alone.
+    if not bool(_core.any(_core.equal(result, _scalar(fill, result)))):
+        return result
     all_nan = _core.all(mask, axis=axes, keepdims=keepdims)
     if bool(_core.any(all_nan)):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
