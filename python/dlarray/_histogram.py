@@ -1,10 +1,11 @@
 """Counting into bins: `bincount` and `histogram` (numpy.bincount, numpy.histogram).
 
-dlarray has no scatter-add, so both count by sorting: the sorted keys' boundaries, found by
-searchsorted, give each bin's count; with weights, the weights taken in sorted order are summed
-cumulatively and each bin's sum is the difference of the running sums at its two boundaries.
-Everything is composed from sort, argsort, searchsorted, take, cumulative_sum and elementwise
-functions, so it runs on every device.
+Both end in a tally of integer bin numbers: one pass of the device's tally kernel where it has
+one (the CPU: _core._tally, src/backends/cpu/tally_cpu.cpp), elsewhere a count by sorting: the
+sorted keys' boundaries, found by searchsorted, give each bin's count; with weights, the weights
+taken in sorted order are summed cumulatively and each bin's sum is the difference of the running
+sums at its two boundaries. That path is composed from sort, argsort, searchsorted, take,
+cumulative_sum and elementwise functions, so every device has it.
 """
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 nanargmin and nancumsum, with NumPy's semantics.
 
 Composed from isnan, where, count_nonzero and the plain reductions, so they run on every device.
-Each float function first asks whether x holds a NaN at all (one boolean pass and an `any`): when
-it does not, the plain reduction runs on x itself and the NaN-filling copy is skipped.
+Each float function first asks whether x holds a NaN at all (one boolean pass and an `any`; for
+nanmax and nanmin, whose plain reductions propagate NaN, the plain result itself): when it does
+not, the plain reduction runs on x itself and the NaN-filling copy is skipped.
 Integer and boolean input cannot hold NaN: it goes to the plain function, as in NumPy.
 Complex input: an element is NaN when either part is (isnan's rule, as NumPy's).
 """
