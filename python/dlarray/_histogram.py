@@ -93,9 +93,10 @@ def bincount(x: _core.Array, /, weights: Optional[_core.Array] = None,
     (numpy.bincount).
 
     Returns an int64 array of length max(max(x) + 1, minlength); with weights, the float64 sums
-    of the weights of each value (but int64 zeros for an empty x, as NumPy). Weighted sums are
-    differences of running sums (dlarray has no scatter-add): they agree with NumPy's sequential
-    sums to a few ulps of the running total, not bit for bit.
+    of the weights of each value (but int64 zeros for an empty x, as NumPy). On the CPU each
+    thread sums its range of x in input order and the threads' sums are added in order (NumPy's
+    values at one thread); on devices without a tally kernel the sums are differences of running
+    sums, which agree with NumPy's sequential sums to a few ulps of the running total.
     """
     check_array(x, "bincount")
     if x.ndim != 1:
