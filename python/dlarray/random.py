@@ -108,12 +108,6 @@ class Philox:
             children.append(child)
         return children
 
-    def _take(self, blocks: int) -> int:
-        """Reserves `blocks` counter blocks; returns the first."""
-        first = self._counter
-        self._counter = (self._counter + blocks) & _MASK64
-        return first
-
     def __repr__(self) -> str:
         return f"Philox(key={self._key:#018x}, stream={self._stream}, counter={self._counter})"
 
@@ -169,11 +163,10 @@ class Generator:
     def _fill(self, shape: tuple, dtype, kind: int, bits: int, a: float = 0.0, b: float = 0.0,
               low: int = 0, range_: int = 0, device=None):
         out = _core.empty(shape, dtype=dtype, device=device)
-        n = math.prod(shape)
-        lanes = 2 if kind in (_BITS, _INTEGERS) or bits > 32 else 4
-        block = self._bit_generator._take(-(-n // lanes))
         bg = self._bit_generator
-        _core._random_fill(out, kind, bg._key, bg._stream, block, bits, float(a), float(b), low, range_)
+        # The kernel says how many counter blocks the draw used (its values per block are its rule).
+        used = _core._random_fill(out, kind, bg._key, bg._stream, bg._counter, bits, float(a), float(b), low, range_)
+        bg._counter = (bg._counter + used) & _MASK64
         return out
 
     def _real(self, kind: int, shape: tuple, dtype, what: str, a: float, b: float, device):

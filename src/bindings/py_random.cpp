@@ -12,8 +12,9 @@ namespace {
 
 // Fills `out` (C-contiguous) with the draw: kind (philox::Kind), key (64 bits: word 0 low),
 // stream (32 bits), block (the counter block of element 0), bits, the real parameters a and b,
-// and for integers low and range (as unsigned 64-bit words).
-void random_fill_py(pyb::handle out_h, int kind, uint64_t key, uint32_t stream, uint64_t block, int bits, double a,
+// and for integers low and range (as unsigned 64-bit words). Returns the counter blocks the
+// draw used (philox::lanes values per block), by which the caller's counter moves on.
+uint64_t random_fill_py(pyb::handle out_h, int kind, uint64_t key, uint32_t stream, uint64_t block, int bits, double a,
                     double b, uint64_t low, uint64_t range) {
   const Array& out = unwrap(out_h, "_random_fill: out");
   philox::RandomJob job{};
@@ -27,8 +28,12 @@ void random_fill_py(pyb::handle out_h, int kind, uint64_t key, uint32_t stream, 
   job.b = b;
   job.low = low;
   job.range = range;
-  pyb::gil_scoped_release unlocked;  // 10^6 normals take milliseconds
-  random_fill(out, job);
+  {
+    pyb::gil_scoped_release unlocked;  // 10^6 normals take milliseconds
+    random_fill(out, job);
+  }
+  const uint64_t lanes = static_cast<uint64_t>(philox::lanes(job));
+  return (static_cast<uint64_t>(out.size()) + lanes - 1) / lanes;
 }
 
 pyb::tuple philox_block_py(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1) {
