@@ -109,9 +109,8 @@ def test_export_describes_device_memory(fake):
     assert d["version"] == 3 and d["shape"] == (2, 3) and d["typestr"] == "<f4"
     assert d["data"] == (x._data_ptr, False) and d["strides"] is None
     assert d["stream"] == 1  # our default stream is the legacy default stream
-    # The fake's device memory is host memory: read it where the dictionary says it is.
-    buf = (ctypes.c_float * 6).from_address(d["data"][0])
-    assert np.array_equal(np.frombuffer(buf, np.float32).reshape(2, 3), a)
+    # Read the device memory where the dictionary says it is (the host cannot: the fake reads it).
+    assert np.array_equal(np.frombuffer(fake.read_device(d["data"][0], 24), np.float32).reshape(2, 3), a)
 
 
 def test_export_of_views_gives_byte_strides_and_zero_for_empty(fake):
@@ -141,8 +140,7 @@ def test_round_trip_is_zero_copy_and_writes_show_through(fake, entry):
     x = dl.asarray(a, device="rocm:1")
     y = getattr(dl, entry)(Producer(getattr(x, NAME), keep=x))
     assert y.device == dl.Device("rocm", 1) and y.dtype == dl.int32 and y._data_ptr == x._data_ptr
-    buf = (ctypes.c_int32 * 8).from_address(x._data_ptr)
-    np.frombuffer(buf, np.int32)[3] = -7
+    fake.write_device(x._data_ptr + 3 * 4, np.int32(-7).tobytes())  # as another library's kernel would
     assert np.from_dlpack(y.to_device("cpu"))[3] == -7
 
 

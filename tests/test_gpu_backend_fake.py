@@ -320,6 +320,7 @@ def test_to_device_with_stream(fake):
         dlarray.asarray(np.arange(4.0)).to_device("rocm:0", stream=1)
     with pytest.raises(ValueError, match="device 1"):
         dlarray.asarray(np.arange(4.0)).to_device("rocm:0", stream=dlarray.rocm.Stream(1))
+    s.synchronize()  # y was written on s: a read on another stream waits for it first
     np.testing.assert_array_equal(host(y.to_device("cpu", stream=-1)), np.arange(4.0))
 
 
@@ -457,14 +458,16 @@ def test_pinned_blocks_are_cached_and_reused_once_their_work_is_done(fake):
     dlarray.rocm.empty_cache(0)
     n0 = fake.host_allocations()
     x = dlarray.zeros(3000, dtype=dlarray.uint8, device="rocm_host:0")
+    on_device = x.to_device("rocm:0")  # a copy from it: the device's stream has used host memory
     del x
     gc.collect()
     assert fake.live_host_blocks() == 1  # cached, not freed
-    assert ("record", 0, 0, 0) in ops(fake)  # an event on the device's current stream marks its last use
+    assert ("record", 0, 0, 0) in ops(fake)  # an event on the stream that used it marks its last use
     y = dlarray.zeros(4000, dtype=dlarray.uint8, device="rocm_host:0")  # same 4 KiB class: reused
     assert fake.host_allocations() == n0 + 1
     np.testing.assert_array_equal(np.from_dlpack(y), np.zeros(4000, np.uint8))
-    del y
+    on_device = y.to_device("rocm:0")
+    del y, on_device
     gc.collect()
     fake.set_events_pending(True)  # the device has not finished with the cached block yet
     try:

@@ -3,15 +3,23 @@
 // It implements gpu_ops.h on the CPU and installs itself as the ROCm backend with two
 // devices, so the core half of the GPU backend (current streams, stream-ordered allocation
 // and free, event ordering for DLPack, copy routing, strided copy and fill jobs) runs and is
-// checked on machines without a GPU. Its "device memory" is host memory that dlarray calls
-// rocm:N. It logs every call, and it rejects what a real runtime would: unknown or
-// destroyed streams, misaligned words, the core's kDefaultStream sentinel leaking through.
+// checked on machines without a GPU. It is asynchronous as a device is (fake_streams.h: each
+// stream a queue run by a worker thread; eager, lazy or synchronous), and its device memory is
+// not readable from the host (fake_device_memory.h: a host read of a device pointer faults; work
+// that runs after its block's free is reported). It logs every call, and it rejects what a real
+// runtime would: unknown or destroyed streams, misaligned words, pointers outside device
+// blocks, the core's kDefaultStream sentinel leaking through, copies between the memory pools
+// of two devices before peer access was granted.
 // Its elementwise jobs run the GPU's own element bodies on the host, its segmented sort
 // stands in for CUB's and rocPRIM's with std::stable_sort, its scan for theirs with a
-// sequential loop, its GEMM for cuBLAS's with a plain column-major triple loop, its FFT for cuFFT's with separable O(n^2) DFTs, and its dense solver
-// for cuSOLVER's with the CPU backend's own LAPACK code (lapack_cpu.cpp, compiled in here, over
-// the same OpenBLAS), so GPU linalg results can be compared with the CPU's exactly.
+// sequential loop, its GEMM for cuBLAS's with a plain column-major triple loop, its FFT for
+// rocFFT's with separable O(n^2) DFTs (overwriting every input, as rocFFT may), and its dense
+// solver for cuSOLVER's with the CPU backend's own LAPACK code (lapack_cpu.cpp, compiled in
+// here, over the same OpenBLAS), so GPU linalg results can be compared with the CPU's exactly.
+// Every job is checked when it is queued (the errors a launch returns) and run, on a copy of
+// it whose pointers are the device memory's readable mirror, when its stream reaches it.
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +37,8 @@
 #include "backends/gpu/gpu_ops.h"
 #include "backends/gpu/gpu_scan.h"
 #include "core/linalg.h"
+#include "testing/fake_device_memory.h"
+#include "testing/fake_streams.h"
 
 namespace dla::cpu {
 void lapack_cpu(const LapackJob& job);  // lapack_cpu.cpp
@@ -38,13 +48,21 @@ namespace py = pybind11;
 
 namespace {
 
+using dla::fake::DeviceArena;
+using dla::fake::DeviceBlock;
+using dla::fake::Queue;
+using dla::fake::Work;
+
 constexpr int kDevices = 2;
-enum Err { kOk = 0, kBadDevice = 1, kOutOfMemory = 2, kMisaligned = 3, kBadStream = 4, kBadPointer = 5 };
-constexpr size_t kFakeCapacity = size_t(1) << 36;  // larger requests fail as out of memory
+enum Err {
+  kOk = 0, kBadDevice = 1, kOutOfMemory = 2, kMisaligned = 3, kBadStream = 4, kBadPointer = 5,
+  kAsyncFault = 6, kNoPeerAccess = 7,
+};
 
 struct Event {
   int device;
-  void* stream = nullptr;
+  std::shared_ptr<Queue> queue;  // where it was last recorded, and how far that queue had come
+  uint64_t position = 0;
   bool recorded = false;
 };
 
@@ -56,9 +74,13 @@ struct Entry {
 
 std::mutex g_mu;
 std::vector<Entry> g_log;
-std::set<void*> g_streams;          // live streams (handles are the addresses of heap ints)
-std::map<void*, std::pair<size_t, int>> g_device_blocks;  // live "device" allocations: size, device
-std::set<void*> g_host_blocks;      // live "pinned" allocations
+std::map<void*, std::shared_ptr<Queue>> g_streams;  // live streams (a handle is its queue's address)
+std::shared_ptr<Queue> g_null_stream[kDevices];     // each device's default stream, made on first use
+std::map<const void*, size_t> g_host_blocks;         // live "pinned" allocations: size
+bool g_peer_access[kDevices][kDevices] = {};         // [owner][peer]: peer may use owner's pool memory
+bool g_peer_possible = true;                         // whether peer_access can grant it (P2P hardware)
+
+DeviceArena& arena() { return DeviceArena::get(); }
 
 void log(const char* op, int device, const void* a = nullptr, const void* b = nullptr) {
   g_log.push_back({op, device, reinterpret_cast<uintptr_t>(a), reinterpret_cast<uintptr_t>(b)});
@@ -66,6 +88,27 @@ void log(const char* op, int device, const void* a = nullptr, const void* b = nu
 
 bool bad_device(int d) { return d < 0 || d >= kDevices; }
 bool bad_stream(void* s) { return s != nullptr && !g_streams.count(s); }
+
+// The queue of `stream` (null: the device's default stream); null when the stream is unknown,
+// destroyed, or another device's (work is launched on a stream of the device it runs on).
+std::shared_ptr<Queue> queue_of(int device, void* stream) {
+  if (bad_device(device)) return nullptr;
+  if (!stream) {
+    if (!g_null_stream[device]) g_null_stream[device] = dla::fake::make_queue(device, false);
+    return g_null_stream[device];
+  }
+  auto it = g_streams.find(stream);
+  if (it == g_streams.end() || it->second->device() != device) return nullptr;
+  return it->second;
+}
+
+thread_local std::string t_fault;  // the text error_string gives for kAsyncFault on this thread
+
+// The fault of queued work that ran since the last report, as the next wait's error.
+int reported_fault() {
+  if (!dla::fake::take_unreported_fault(&t_fault)) return kOk;
+  return kAsyncFault;
+}
 
 const char* error_string(int err) {
   switch (err) {
@@ -75,6 +118,10 @@ const char* error_string(int err) {
     case kMisaligned: return "fake: misaligned word access";
     case kBadStream: return "fake: invalid (unknown or destroyed) stream";
     case kBadPointer: return "fake: pointer not allocated here";
+    case kAsyncFault: return t_fault.c_str();
+    case kNoPeerAccess:
+      return "fake: copy between the memory pools of two devices without peer access (grant it first: "
+             "peer_access)";
     case DLA_GPU_LIBRARY_MISSING: return "fake: cuBLAS could not be loaded (pip install nvidia-cublas)";
     case DLA_GPU_BLAS_STATUS - 3: return "fake: BLAS status 3 (out of memory)";
     case DLA_GPU_SOLVER_STATUS - 2: return "fake: solver status 2 (out of memory)";
@@ -98,27 +145,82 @@ int init_device(int device) {
 
 void* alloc(size_t n) { return std::aligned_alloc(256, (n + 255) / 256 * 256); }
 
+// Whether [p, p + n) lies inside one live "device" block (a real device could not reach
+// anything else through the pointer).
+bool in_device_block(const void* p, size_t n) {
+  DeviceBlock b;
+  return p && arena().find(p, n, &b);
+}
+bool in_host_block(const void* p, size_t n) {
+  auto it = g_host_blocks.upper_bound(p);
+  if (it == g_host_blocks.begin()) return false;
+  --it;
+  return static_cast<const char*>(p) + n <= static_cast<const char*>(it->first) + std::max<size_t>(it->second, 1);
+}
+
+// The device blocks a job touches, and its pointers as the fake's kernels reach them (the
+// mirror of device memory; pinned memory as it is). Pointers were checked before.
+struct Touch {
+  std::vector<uint64_t> ids;
+  template <class T>
+  T* operator()(T* p) {
+    DeviceBlock b;
+    if (p && arena().find(p, 1, &b)) {
+      if (std::find(ids.begin(), ids.end(), b.id) == ids.end()) ids.push_back(b.id);
+      return arena().mirror(p);
+    }
+    return p;
+  }
+};
+
+// Queues `run` on `q` (outside g_mu: in synchronous mode it runs here, and a free takes locks),
+// after what the legacy default stream semantics order before it: work on a device's default
+// stream waits for the work queued so far on its blocking streams, and theirs for the default's.
+uint64_t submit(const std::shared_ptr<Queue>& q, std::function<void()> run, Touch& touched, const char* what) {
+  Work w{std::move(run), std::move(touched.ids), what, {}};
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    const std::shared_ptr<Queue>& null = g_null_stream[q->device()];
+    if (q == null) {
+      for (auto& [handle, other] : g_streams)
+        if (other->device() == q->device() && other->blocking()) w.after.emplace_back(other, other->submitted());
+    } else if (q->blocking() && null) {
+      w.after.emplace_back(null, null->submitted());
+    }
+  }
+  return q->submit(std::move(w));
+}
+
 int malloc_async(int device, size_t n, void* stream, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
-  if (n > kFakeCapacity) return kOutOfMemory;
-  *out = alloc(n);
-  if (!*out) return kOutOfMemory;  // the host has less memory than the fake's capacity
-  g_device_blocks.emplace(*out, std::make_pair(n, device));
+  auto q = queue_of(device, stream);
+  if (!q) return kBadStream;
+  std::string fault;
+  *out = arena().allocate(n, device, q.get(), q->pending_frees, &fault);
+  if (!fault.empty()) dla::fake::record_fault(fault);
+  if (!*out) return kOutOfMemory;
   log("malloc", device, stream);
   return kOk;
 }
 int free_async(int device, void* p, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) {
-    log("free_bad_stream", device, stream);
-    return kBadStream;
+  std::shared_ptr<Queue> q;
+  std::shared_ptr<dla::fake::PendingFree> pending;
+  uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (bad_device(device)) return kBadDevice;
+    q = queue_of(device, stream);
+    if (!q) {
+      log("free_bad_stream", device, stream);
+      return kBadStream;
+    }
+    pending = arena().begin_free(p, &id, q->pending_frees);
+    if (!pending) return kBadPointer;
+    log("free", device, stream);
   }
-  if (!g_device_blocks.erase(p)) return kBadPointer;
-  std::free(p);
-  log("free", device, stream);
+  Touch none;
+  submit(q, [pending, id] { arena().finish_free(*pending, id); }, none, "free");
   return kOk;
 }
 int64_t g_host_allocations = 0;
@@ -127,59 +229,125 @@ int malloc_host(size_t n, void** out) {
   ++g_host_allocations;
   *out = alloc(n);
   if (!*out) return kOutOfMemory;
-  g_host_blocks.insert(*out);
+  std::memset(*out, dla::fake::kPoison, n);  // garbage until written, as fresh memory is
+  g_host_blocks.emplace(*out, n);
   return kOk;
 }
 int free_host(void* p) {
+  // Freeing page-locked memory waits for the device work queued so far, as the runtimes do.
+  dla::fake::drain_all();
   std::lock_guard<std::mutex> lock(g_mu);
   if (!g_host_blocks.erase(p)) return kBadPointer;
   std::free(p);
   return kOk;
 }
 
+// How a copy's side is reached: a live device block (on *device), pinned memory, or pageable memory.
+enum class Side { Device, Pinned, Pageable, Bad };
+Side side_of(const void* p, size_t n, int* device) {
+  DeviceBlock b;
+  if (arena().in_range(p)) {
+    if (!arena().find(p, n, &b)) return Side::Bad;
+    *device = b.device;
+    return Side::Device;
+  }
+  return in_host_block(p, n) ? Side::Pinned : Side::Pageable;
+}
+
 int memcpy_async(int device, void* dst, const void* src, size_t n, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
-  std::memmove(dst, src, n);
-  log("memcpy", device, stream);
+  std::shared_ptr<Queue> q;
+  Touch t;
+  std::function<void()> run;
+  bool wait = false;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (bad_device(device)) return kBadDevice;
+    q = queue_of(device, stream);
+    if (!q) return kBadStream;
+    int dd = device, sd = device;
+    const Side ds = side_of(dst, n, &dd), ss = side_of(src, n, &sd);
+    if (ds == Side::Bad || ss == Side::Bad) return kBadPointer;
+    // Memory of a stream-ordered pool is usable by its own device only until access is granted.
+    for (int owner : {dd, sd})
+      if (owner != device && !g_peer_access[owner][device]) return kNoPeerAccess;
+    void* d = t(dst);
+    if (ss == Side::Pageable) {
+      // The runtime stages pageable memory before returning: the caller may reuse it at once.
+      auto staged = std::make_shared<std::vector<char>>(static_cast<const char*>(src), static_cast<const char*>(src) + n);
+      run = [d, staged, n] { std::memmove(d, staged->data(), n); };
+    } else {
+      const void* s = t(src);
+      run = [d, s, n] { std::memmove(d, s, n); };
+    }
+    wait = ds == Side::Pageable;  // into pageable memory the call returns once the data landed
+    log("memcpy", device, stream);
+  }
+  const uint64_t pos = submit(q, std::move(run), t, "a copy");
+  if (wait) q->wait_for(pos);
   return kOk;
 }
 int memset_async(int device, void* dst, int byte, size_t n, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
-  std::memset(dst, byte, n);
-  log("memset", device, stream);
+  std::shared_ptr<Queue> q;
+  Touch t;
+  void* d;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (bad_device(device)) return kBadDevice;
+    q = queue_of(device, stream);
+    if (!q) return kBadStream;
+    if (!in_device_block(dst, n) && !in_host_block(dst, n)) return kBadPointer;
+    d = t(dst);
+    log("memset", device, stream);
+  }
+  submit(q, [d, byte, n] { std::memset(d, byte, n); }, t, "a memset");
   return kOk;
 }
 
+// Whether a kernel can reach p (a live device block, or pinned memory, which devices map).
+bool kernel_reachable(const void* p) { return in_device_block(p, 1) || in_host_block(p, 1); }
+
 // The same index space as the GPU kernels in gpu_ops.cu, one word at a time.
-int strided_async(int device, const DlaGpuStrided* j, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
-  const int64_t w = j->word;
-  if (!(w == 1 || w == 2 || w == 4 || w == 8 || w == 16) || j->ndim < 1 || j->ndim > DLA_GPU_MAX_DIMS) return kBadPointer;
-  for (int64_t i = 0; i < j->count; ++i) {
+void run_strided(const DlaGpuStrided& j) {
+  const int64_t w = j.word;
+  for (int64_t i = 0; i < j.count; ++i) {
     int64_t rest = i, d = 0, s = 0;
-    for (int k = j->ndim - 1; k >= 0; --k) {
-      const int64_t idx = rest % j->shape[k];
-      rest /= j->shape[k];
-      d += idx * j->dst_strides[k];
-      s += idx * j->src_strides[k];
+    for (int k = j.ndim - 1; k >= 0; --k) {
+      const int64_t idx = rest % j.shape[k];
+      rest /= j.shape[k];
+      d += idx * j.dst_strides[k];
+      s += idx * j.src_strides[k];
     }
-    char* dst = static_cast<char*>(j->dst) + d;
-    if (reinterpret_cast<uintptr_t>(dst) % w) return kMisaligned;
-    if (j->src) {
-      const char* src = static_cast<const char*>(j->src) + s;
-      if (reinterpret_cast<uintptr_t>(src) % w) return kMisaligned;
-      std::memcpy(dst, src, w);
-    } else {
-      std::memcpy(dst, j->value, static_cast<size_t>(w * j->words));
-    }
+    char* dst = static_cast<char*>(j.dst) + d;
+    if (j.src)
+      std::memcpy(dst, static_cast<const char*>(j.src) + s, w);
+    else
+      std::memcpy(dst, j.value, static_cast<size_t>(w * j.words));
   }
-  log(j->src ? "strided_copy" : "strided_fill", device, stream, reinterpret_cast<void*>(w));
+}
+
+int strided_async(int device, const DlaGpuStrided* j, void* stream) {
+  std::shared_ptr<Queue> q;
+  Touch t;
+  auto job = std::make_shared<DlaGpuStrided>(*j);
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (bad_device(device)) return kBadDevice;
+    q = queue_of(device, stream);
+    if (!q) return kBadStream;
+    const int64_t w = j->word;
+    if (!(w == 1 || w == 2 || w == 4 || w == 8 || w == 16) || j->ndim < 1 || j->ndim > DLA_GPU_MAX_DIMS) return kBadPointer;
+    // Every word's address is a multiple of w exactly when the bases and the strides of the
+    // axes longer than one are.
+    uint64_t bits = reinterpret_cast<uintptr_t>(j->dst) | reinterpret_cast<uintptr_t>(j->src);
+    for (int k = 0; k < j->ndim; ++k)
+      if (j->shape[k] > 1) bits |= static_cast<uint64_t>(j->dst_strides[k]) | static_cast<uint64_t>(j->src ? j->src_strides[k] : 0);
+    if (bits % static_cast<uint64_t>(w)) return kMisaligned;
+    if (!kernel_reachable(j->dst) || (j->src && !kernel_reachable(j->src))) return kBadPointer;
+    job->dst = t(j->dst);
+    job->src = t(j->src);
+    log(j->src ? "strided_copy" : "strided_fill", device, stream, reinterpret_cast<void*>(w));
+  }
+  submit(q, [job] { run_strided(*job); }, t, j->src ? "a strided copy" : "a fill");
   return kOk;
 }
 
@@ -205,41 +373,44 @@ struct HostRunner {
   }
 };
 
-int elementwise_async(int device, const DlaGpuElementwise* j, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
-  if (j->noperands < 2 || j->noperands > DLA_GPU_MAX_OPERANDS || j->ndim < 1 || j->ndim >= DLA_GPU_MAX_DIMS)
-    return kBadPointer;
-  // A real device cannot read host memory through these pointers: every operand must be a
-  // live "device" block (or a scalar carried in the job).
-  for (int k = 0; k < j->noperands; ++k) {
-    if (!j->data[k]) {
-      if (k == 0) return kBadPointer;
-      continue;
-    }
-    auto it = g_device_blocks.upper_bound(j->data[k]);
-    if (it == g_device_blocks.begin()) return kBadPointer;
-    --it;
-    if (static_cast<const char*>(j->data[k]) >= static_cast<const char*>(it->first) + std::max<size_t>(it->second.first, 1))
-      return kBadPointer;
+// Answers whether a job's (op, dtype) pair has a body, without running it (the launch's answer).
+struct CoveredRunner {
+  template <class Body>
+  int run(const DlaGpuElementwise&) {
+    return kOk;
   }
-  HostRunner runner;
-  const int err = dla::gpu_kernels::dispatch_elementwise(*j, runner);
-  if (err == kOk) log(j->op == DLA_GPU_OP_CAST ? "cast" : "elementwise", device, stream);
-  return err;
-}
+};
 
-// Whether [p, p + n) lies inside one live "device" block (a real device could not reach
-// anything else through the pointer).
-bool in_device_block(const void* p, size_t n) {
-  if (!p) return false;
-  auto it = g_device_blocks.upper_bound(const_cast<void*>(p));
-  if (it == g_device_blocks.begin()) return false;
-  --it;
-  const char* base = static_cast<const char*>(it->first);
-  const char* q = static_cast<const char*>(p);
-  return q + n <= base + std::max<size_t>(it->second.first, 1);
+int elementwise_async(int device, const DlaGpuElementwise* j, void* stream) {
+  std::shared_ptr<Queue> q;
+  Touch t;
+  auto job = std::make_shared<DlaGpuElementwise>(*j);
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (bad_device(device)) return kBadDevice;
+    q = queue_of(device, stream);
+    if (!q) return kBadStream;
+    if (j->noperands < 2 || j->noperands > DLA_GPU_MAX_OPERANDS || j->ndim < 1 || j->ndim >= DLA_GPU_MAX_DIMS)
+      return kBadPointer;
+    // A real device cannot read host memory through these pointers: every operand must be a
+    // live "device" block (or a scalar carried in the job).
+    for (int k = 0; k < j->noperands; ++k) {
+      if (!j->data[k]) {
+        if (k == 0) return kBadPointer;
+        continue;
+      }
+      if (!in_device_block(j->data[k], 1)) return kBadPointer;
+      job->data[k] = t(j->data[k]);
+    }
+    CoveredRunner covered;
+    if (const int err = dla::gpu_kernels::dispatch_elementwise(*j, covered)) return err;
+    log(j->op == DLA_GPU_OP_CAST ? "cast" : "elementwise", device, stream);
+  }
+  submit(q, [job] {
+    HostRunner runner;
+    dla::gpu_kernels::dispatch_elementwise(*job, runner);
+  }, t, j->op == DLA_GPU_OP_CAST ? "a cast" : "an elementwise kernel");
+  return kOk;
 }
 
 bool overlap_ranges(const void* a, size_t na, const void* b, size_t nb) {
@@ -272,9 +443,10 @@ void stable_sort_rows(const DlaGpuSegmentedSort& j) {
 }
 
 int segmented_sort_async(int device, const DlaGpuSegmentedSort* j, void* temp, size_t* temp_bytes, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
+  std::unique_lock<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
+  auto q = queue_of(device, stream);
+  if (!q) return kBadStream;
   const int64_t w = j->key_bytes;
   if (!(w == 1 || w == 2 || w == 4 || w == 8) || j->segments < 1 || j->length < 1) return kBadPointer;
   if (j->segments > g_sort_max_items / j->length) return kBadPointer;
@@ -289,14 +461,25 @@ int segmented_sort_async(int device, const DlaGpuSegmentedSort* j, void* temp, s
       !in_device_block(j->values_in, n * 8) || !in_device_block(j->values_out, n * 8))
     return kBadPointer;
   if (overlap(j->keys_in, j->keys_out, n * w) || overlap(j->values_in, j->values_out, n * 8)) return kBadPointer;
-  std::memset(temp, 0xa5, *temp_bytes);  // the library owns the scratch memory while it runs
-  switch (w) {
-    case 1: stable_sort_rows<uint8_t>(*j); break;
-    case 2: stable_sort_rows<uint16_t>(*j); break;
-    case 4: stable_sort_rows<uint32_t>(*j); break;
-    case 8: stable_sort_rows<uint64_t>(*j); break;
-  }
+  Touch t;
+  auto job = std::make_shared<DlaGpuSegmentedSort>(*j);
+  job->keys_in = t(j->keys_in);
+  job->keys_out = t(j->keys_out);
+  job->values_in = t(j->values_in);
+  job->values_out = t(j->values_out);
+  void* scratch = t(temp);
+  const size_t scratch_bytes = *temp_bytes;
   log("segmented_sort", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->segments)));
+  lock.unlock();
+  submit(q, [job, scratch, scratch_bytes, w] {
+    std::memset(scratch, 0xa5, scratch_bytes);  // the library owns the scratch memory while it runs
+    switch (w) {
+      case 1: stable_sort_rows<uint8_t>(*job); break;
+      case 2: stable_sort_rows<uint16_t>(*job); break;
+      case 4: stable_sort_rows<uint32_t>(*job); break;
+      case 8: stable_sort_rows<uint64_t>(*job); break;
+    }
+  }, t, "a segmented sort");
   return kOk;
 }
 
@@ -345,9 +528,10 @@ int64_t vendor_item_bytes(int32_t dtype) {
 }
 
 int gemm_async(int device, const DlaGpuGemm* j, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
+  std::unique_lock<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
+  auto q = queue_of(device, stream);
+  if (!q) return kBadStream;
   if (g_gemm_error) return g_gemm_error;
   const int64_t item = vendor_item_bytes(j->dtype);
   if (item == 0) return DLA_GPU_UNSUPPORTED;
@@ -359,13 +543,21 @@ int gemm_async(int device, const DlaGpuGemm* j, void* stream) {
     return kBadPointer;
   if (overlap_ranges(j->c, sc, j->a, sa) || overlap_ranges(j->c, sc, j->b, sb)) return kBadPointer;
   if (j->batch > 1 && j->stride_c < j->m + (j->n - 1) * j->ldc) return kBadPointer;  // C's matrices overlap
-  switch (static_cast<dla::ScalarType>(j->dtype)) {
-    case dla::ScalarType::Float32: host_gemm<float>(*j); break;
-    case dla::ScalarType::Float64: host_gemm<double>(*j); break;
-    case dla::ScalarType::Complex64: host_gemm<std::complex<float>>(*j); break;
-    default: host_gemm<std::complex<double>>(*j); break;
-  }
+  Touch t;
+  auto job = std::make_shared<DlaGpuGemm>(*j);
+  job->a = t(j->a);
+  job->b = t(j->b);
+  job->c = t(j->c);
   log("gemm", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
+  lock.unlock();
+  submit(q, [job] {
+    switch (static_cast<dla::ScalarType>(job->dtype)) {
+      case dla::ScalarType::Float32: host_gemm<float>(*job); break;
+      case dla::ScalarType::Float64: host_gemm<double>(*job); break;
+      case dla::ScalarType::Complex64: host_gemm<std::complex<float>>(*job); break;
+      default: host_gemm<std::complex<double>>(*job); break;
+    }
+  }, t, "a GEMM");
   return kOk;
 }
 
@@ -430,14 +622,14 @@ void host_fft(const DlaGpuFft& j) {
         }
         static_cast<R*>(j.out)[r * n_last + t] = static_cast<R>(acc * j.scale);
       }
-    std::memset(j.in, 0xff, static_cast<size_t>(half_count) * sizeof(C));  // cuFFT's C2R may overwrite its input
   }
 }
 
 int fft_async(int device, const DlaGpuFft* j, void* temp, size_t* temp_bytes, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
+  std::unique_lock<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
+  auto q = queue_of(device, stream);
+  if (!q) return kBadStream;
   if (g_fft_error) return g_fft_error;
   const bool single = j->dtype == static_cast<int32_t>(dla::ScalarType::Complex64);
   if (!single && j->dtype != static_cast<int32_t>(dla::ScalarType::Complex128)) return DLA_GPU_UNSUPPORTED;
@@ -459,10 +651,22 @@ int fft_async(int device, const DlaGpuFft* j, void* temp, size_t* temp_bytes, vo
   const size_t out_bytes = j->kind == DLA_GPU_FFT_C2R ? full * real : (j->kind == DLA_GPU_FFT_R2C ? half : full) * 2 * real;
   if (!in_device_block(j->in, in_bytes) || !in_device_block(j->out, out_bytes)) return kBadPointer;
   if (j->in != j->out && overlap_ranges(j->in, in_bytes, j->out, out_bytes)) return kBadPointer;
-  std::memset(temp, 0xa5, *temp_bytes);
-  if (single) host_fft<float>(*j);
-  else host_fft<double>(*j);
+  Touch t;
+  auto job = std::make_shared<DlaGpuFft>(*j);
+  job->in = t(j->in);
+  job->out = t(j->out);
+  void* scratch = t(temp);
+  const size_t scratch_bytes = *temp_bytes;
   log("fft", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
+  lock.unlock();
+  submit(q, [job, scratch, scratch_bytes, single, in_bytes] {
+    std::memset(scratch, 0xa5, scratch_bytes);
+    if (single) host_fft<float>(*job);
+    else host_fft<double>(*job);
+    // rocFFT may overwrite the input of every out-of-place transform (cuFFT: of C2R only), so
+    // a core that hands it the caller's array is caught.
+    if (job->in != job->out) std::memset(job->in, 0xff, in_bytes);
+  }, t, "an FFT");
   return kOk;
 }
 
@@ -494,16 +698,26 @@ struct HostFold {
   template <class T, class F>
   int run() {
     const int64_t high = j.outer / j.outer_low;
-    if (!strided_in_device(j.out, {high, j.outer_low, 1}, {j.out_high_stride, j.out_stride, 0}, sizeof(T)) ||
-        !strided_in_device(j.in, {high, j.outer_low, j.inner}, {j.in_high_stride, j.in_outer_stride, j.in_inner_stride},
-                           sizeof(T)))
-      return kBadPointer;
     for (int64_t o = 0; o < j.outer; ++o) {
       const int64_t h = o / j.outer_low, l = o % j.outer_low;
       T* out = reinterpret_cast<T*>(static_cast<char*>(j.out) + h * j.out_high_stride + l * j.out_stride);
       const char* row = static_cast<const char*>(j.in) + h * j.in_high_stride + l * j.in_outer_stride;
       *out = F()(*out, fold<T, F>(row, 0, j.inner));
     }
+    return kOk;
+  }
+};
+
+// Whether every element a fold reads or writes lies in a device block.
+struct FoldReachable {
+  const DlaGpuFold& j;
+  template <class T, class F>
+  int run() {
+    const int64_t high = j.outer / j.outer_low;
+    if (!strided_in_device(j.out, {high, j.outer_low, 1}, {j.out_high_stride, j.out_stride, 0}, sizeof(T)) ||
+        !strided_in_device(j.in, {high, j.outer_low, j.inner}, {j.in_high_stride, j.in_outer_stride, j.in_inner_stride},
+                           sizeof(T)))
+      return kBadPointer;
     return kOk;
   }
 };
@@ -517,9 +731,10 @@ struct FoldCovered {
 };
 
 int fold_async(int device, const DlaGpuFold* j, void* temp, size_t* temp_bytes, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
+  std::unique_lock<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
+  auto q = queue_of(device, stream);
+  if (!q) return kBadStream;
   if (j->outer < 1 || j->inner < 1 || j->outer_low < 1 || j->outer % j->outer_low) return kBadPointer;
   FoldCovered covered;
   if (const int err = dla::gpu_kernels::visit_fold(*j, covered)) return err;  // DLA_GPU_UNSUPPORTED
@@ -529,11 +744,22 @@ int fold_async(int device, const DlaGpuFold* j, void* temp, size_t* temp_bytes, 
     return kOk;
   }
   if (*temp_bytes < fake_fold_scratch(*j) || !in_device_block(temp, *temp_bytes)) return kBadPointer;
-  std::memset(temp, 0xa5, *temp_bytes);
-  HostFold folder{*j};
-  const int err = dla::gpu_kernels::visit_fold(*j, folder);
-  if (err == kOk) log("fold", device, stream);
-  return err;
+  FoldReachable reachable{*j};
+  if (dla::gpu_kernels::visit_fold(*j, reachable)) return kBadPointer;
+  Touch t;
+  auto job = std::make_shared<DlaGpuFold>(*j);
+  job->in = t(j->in);
+  job->out = t(j->out);
+  void* scratch = t(temp);
+  const size_t scratch_bytes = *temp_bytes;
+  log("fold", device, stream);
+  lock.unlock();
+  submit(q, [job, scratch, scratch_bytes] {
+    std::memset(scratch, 0xa5, scratch_bytes);
+    HostFold folder{*job};
+    dla::gpu_kernels::visit_fold(*job, folder);
+  }, t, "a fold");
+  return kOk;
 }
 
 // The scan CUB and rocPRIM run (gpu_scan.cu) as a sequential host loop over the same job, in
@@ -548,8 +774,6 @@ struct HostScan {
   const DlaGpuScan& j;
   template <class T, class F>
   int run() {
-    const size_t bytes = static_cast<size_t>(j.outer * j.length * j.inner) * sizeof(T);
-    if (!in_device_block(j.data, bytes)) return kBadPointer;
     T* data = static_cast<T*>(j.data);
     const F f{};
     for (int64_t o = 0; o < j.outer; ++o)
@@ -561,23 +785,44 @@ struct HostScan {
   }
 };
 
+// Whether a scan's block lies in a device block (and visit_scan covers its op and dtype).
+struct ScanReachable {
+  const DlaGpuScan& j;
+  template <class T, class F>
+  int run() {
+    const size_t bytes = static_cast<size_t>(j.outer * j.length * j.inner) * sizeof(T);
+    return in_device_block(j.data, bytes) ? kOk : kBadPointer;
+  }
+};
+
 int scan_async(int device, const DlaGpuScan* j, void* temp, size_t* temp_bytes, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
+  std::unique_lock<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
+  auto q = queue_of(device, stream);
+  if (!q) return kBadStream;
   if (g_scan_unsupported) return DLA_GPU_UNSUPPORTED;
   if (j->outer < 1 || j->length < 1 || j->inner < 1) return kBadPointer;
-  HostScan scanner{*j};
   if (!temp) {
     *temp_bytes = fake_scan_scratch(*j);
     log("scan_scratch", device, stream);
     return kOk;
   }
   if (*temp_bytes < fake_scan_scratch(*j) || !in_device_block(temp, *temp_bytes)) return kBadPointer;
-  std::memset(temp, 0xa5, *temp_bytes);
-  const int err = dla::gpu_kernels::visit_scan(*j, scanner);
-  if (err == kOk) log("scan", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->length)));
-  return err;
+  ScanReachable reachable{*j};
+  if (const int err = dla::gpu_kernels::visit_scan(*j, reachable)) return err;
+  Touch t;
+  auto job = std::make_shared<DlaGpuScan>(*j);
+  job->data = t(j->data);
+  void* scratch = t(temp);
+  const size_t scratch_bytes = *temp_bytes;
+  log("scan", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->length)));
+  lock.unlock();
+  submit(q, [job, scratch, scratch_bytes] {
+    std::memset(scratch, 0xa5, scratch_bytes);
+    HostScan scanner{*job};
+    dla::gpu_kernels::visit_scan(*job, scanner);
+  }, t, "a scan");
+  return kOk;
 }
 
 // The vendor dense solver (gpu_ops.h: DlaGpuSolver) as the CPU's LAPACK code over the same job,
@@ -622,10 +867,47 @@ bool solver_operands_ok(const DlaGpuSolver& j, int64_t item) {
   }
 }
 
+// The job through the CPU's LAPACK code; a failure is recorded as the library's error would
+// surface, when the host next waits.
+void run_solver(const DlaGpuSolver& j) {
+  dla::LapackJob job;
+  job.op = static_cast<dla::LinalgOpId>(j.op);
+  job.dtype = static_cast<dla::ScalarType>(j.dtype);
+  job.batch = j.batch;
+  job.m = j.m;
+  job.n = j.n;
+  job.nrhs = j.nrhs;
+  job.upper = j.flags & DLA_GPU_SOLVER_UPPER;
+  job.full = j.flags & DLA_GPU_SOLVER_FULL;
+  job.vectors = j.flags & DLA_GPU_SOLVER_VECTORS;
+  job.transposed = j.flags & DLA_GPU_SOLVER_TRANSPOSED;
+  job.a = j.a;
+  job.a_step = j.a_step;
+  job.b = j.b;
+  job.b_step = j.b_step;
+  for (int k = 0; k < 3; ++k) {
+    job.out[k] = j.out[k];
+    job.out_step[k] = j.out_step[k];
+  }
+  std::vector<int64_t> info(static_cast<size_t>(j.batch), 0);
+  job.info = info.data();
+  try {  // nothing may cross the C table
+    dla::cpu::lapack_cpu(job);
+  } catch (const std::exception& e) {
+    dla::fake::record_fault(std::string("dense solver failed: ") + e.what());
+    return;
+  } catch (...) {
+    dla::fake::record_fault("dense solver failed");
+    return;
+  }
+  for (int64_t i = 0; i < j.batch; ++i) j.info[i] = static_cast<int32_t>(info[size_t(i)]);
+}
+
 int solver_async(int device, const DlaGpuSolver* j, void* temp, size_t* temp_bytes, void* stream) {
-  std::lock_guard<std::mutex> lock(g_mu);
+  std::unique_lock<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  if (bad_stream(stream)) return kBadStream;
+  auto q = queue_of(device, stream);
+  if (!q) return kBadStream;
   if (g_solver_error) return g_solver_error;
   const int64_t item = vendor_item_bytes(j->dtype);
   if (item == 0) return DLA_GPU_UNSUPPORTED;
@@ -637,65 +919,65 @@ int solver_async(int device, const DlaGpuSolver* j, void* temp, size_t* temp_byt
   }
   if (*temp_bytes < kFakeSolverScratch || !in_device_block(temp, *temp_bytes)) return kBadPointer;
   if (!solver_operands_ok(*j, item)) return kBadPointer;
-  std::memset(temp, 0xa5, *temp_bytes);
-  dla::LapackJob job;
-  job.op = static_cast<dla::LinalgOpId>(j->op);
-  job.dtype = static_cast<dla::ScalarType>(j->dtype);
-  job.batch = j->batch;
-  job.m = j->m;
-  job.n = j->n;
-  job.nrhs = j->nrhs;
-  job.upper = j->flags & DLA_GPU_SOLVER_UPPER;
-  job.full = j->flags & DLA_GPU_SOLVER_FULL;
-  job.vectors = j->flags & DLA_GPU_SOLVER_VECTORS;
-  job.transposed = j->flags & DLA_GPU_SOLVER_TRANSPOSED;
-  job.a = j->a;
-  job.a_step = j->a_step;
-  job.b = j->b;
-  job.b_step = j->b_step;
-  for (int k = 0; k < 3; ++k) {
-    job.out[k] = j->out[k];
-    job.out_step[k] = j->out_step[k];
-  }
-  std::vector<int64_t> info(static_cast<size_t>(j->batch), 0);
-  job.info = info.data();
-  try {  // nothing may cross the C table: a failure is a status, as a library's would be
-    dla::cpu::lapack_cpu(job);
-  } catch (...) {
-    return DLA_GPU_SOLVER_STATUS - 7;
-  }
-  for (int64_t i = 0; i < j->batch; ++i) j->info[i] = static_cast<int32_t>(info[size_t(i)]);
+  Touch t;
+  auto job = std::make_shared<DlaGpuSolver>(*j);
+  job->a = t(j->a);
+  job->b = t(j->b);
+  for (int k = 0; k < 3; ++k) job->out[k] = t(j->out[k]);
+  job->info = t(j->info);
+  void* scratch = t(temp);
+  const size_t scratch_bytes = *temp_bytes;
   log("solver", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
+  lock.unlock();
+  submit(q, [job, scratch, scratch_bytes] {
+    std::memset(scratch, 0xa5, scratch_bytes);
+    run_solver(*job);
+  }, t, "a dense solver call");
   return kOk;
 }
 
-int stream_create(int device, int, void** out) {
+int stream_create(int device, int non_blocking, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
-  *out = new int(device);
-  g_streams.insert(*out);
+  auto q = dla::fake::make_queue(device, !non_blocking);
+  *out = q.get();
+  g_streams.emplace(*out, std::move(q));
   log("stream_create", device, *out);
   return kOk;
 }
 int stream_destroy(int device, void* s) {
   std::lock_guard<std::mutex> lock(g_mu);
-  if (!g_streams.erase(s)) return kBadStream;
-  delete static_cast<int*>(s);
+  auto it = g_streams.find(s);
+  if (it == g_streams.end()) return kBadStream;
+  it->second->close();  // its queued work still runs
+  g_streams.erase(it);
   log("stream_destroy", device, s);
   return kOk;
 }
 int stream_synchronize(int device, void* s) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (bad_device(device)) return kBadDevice;
-  if (bad_stream(s)) return kBadStream;
-  log("sync", device, s);
-  return kOk;
+  std::shared_ptr<Queue> q;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (bad_device(device)) return kBadDevice;
+    if (bad_stream(s)) return kBadStream;
+    q = queue_of(device, s);
+    if (!q) return kBadStream;
+    log("sync", device, s);
+  }
+  q->wait_for(q->submitted());
+  return reported_fault();
 }
 int stream_query(int device, void* s, int* done) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  if (bad_stream(s)) return kBadStream;
-  *done = 1;
-  return device < 0 ? kBadDevice : kOk;
+  std::shared_ptr<Queue> q;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (bad_stream(s)) return kBadStream;
+    if (bad_device(device)) return kBadDevice;
+    q = queue_of(device, s);
+    if (!q) return kBadStream;
+  }
+  *done = q->reached(q->submitted());
+  return reported_fault();
 }
 int event_create(int device, void** out) {
   std::lock_guard<std::mutex> lock(g_mu);
@@ -704,55 +986,81 @@ int event_create(int device, void** out) {
   return kOk;
 }
 int event_destroy(int, void* e) {
-  delete static_cast<Event*>(e);
+  std::lock_guard<std::mutex> lock(g_mu);
+  delete static_cast<Event*>(e);  // waits already queued keep what they wait for
   return kOk;
 }
 int event_record(int device, void* e, void* s) {
   std::lock_guard<std::mutex> lock(g_mu);
   auto* ev = static_cast<Event*>(e);
   if (bad_device(device) || ev->device != device) return kBadDevice;
-  if (bad_stream(s)) return kBadStream;
-  ev->stream = s;
+  auto q = queue_of(device, s);
+  if (!q) return kBadStream;
+  ev->queue = q;
+  ev->position = q->submitted();  // complete once the stream has run what is queued now
   ev->recorded = true;
   log("record", device, s);
   return kOk;
 }
 int stream_wait_event(int device, void* s, void* e) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto* ev = static_cast<Event*>(e);
-  if (bad_device(device)) return kBadDevice;
-  if (bad_stream(s)) return kBadStream;
-  if (!ev->recorded) return kBadPointer;
-  log("wait", device, s, ev->stream);  // stream `s` waits for ev->stream
+  std::shared_ptr<Queue> consumer, producer;
+  uint64_t position;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    auto* ev = static_cast<Event*>(e);
+    if (bad_device(device)) return kBadDevice;
+    consumer = queue_of(device, s);
+    if (!consumer) return kBadStream;
+    if (!ev->recorded) return kBadPointer;
+    producer = ev->queue;
+    position = ev->position;
+    log("wait", device, s, producer.get() == g_null_stream[ev->device].get() ? nullptr : producer.get());
+  }
+  Touch none;
+  submit(consumer, [producer, position] { producer->wait_for(position); }, none, "an event wait");
   return kOk;
 }
 // While g_events_pending is set, recorded events report unfinished work (a busy device).
 bool g_events_pending = false;
 int event_query(int device, void* e, int* done) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto* ev = static_cast<Event*>(e);
-  if (bad_device(device) || ev->device != device) return kBadDevice;
-  *done = !g_events_pending;
-  return kOk;
+  std::shared_ptr<Queue> q;
+  uint64_t position = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    auto* ev = static_cast<Event*>(e);
+    if (bad_device(device) || ev->device != device) return kBadDevice;
+    if (g_events_pending) {
+      *done = 0;
+      return kOk;
+    }
+    q = ev->queue;
+    position = ev->position;
+  }
+  *done = !q || q->reached(position);
+  return reported_fault();
 }
 int pool_usage(int device, uint64_t* reserved, uint64_t* used) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  *reserved = *used = g_device_blocks.size();
+  *reserved = *used = arena().live_blocks();
   return bad_device(device) ? kBadDevice : kOk;
 }
 int pool_trim(int device) { return bad_device(device) ? kBadDevice : kOk; }
+int peer_access(int device, int peer, int* granted) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  *granted = 0;
+  if (bad_device(device) || bad_device(peer)) return kBadDevice;
+  if (device == peer || g_peer_possible) g_peer_access[device][peer] = true;
+  *granted = g_peer_access[device][peer];
+  log("peer_access", device, reinterpret_cast<void*>(static_cast<uintptr_t>(peer)));
+  return kOk;
+}
 // Any address inside a live "device" block is that device's memory; anything else is unknown.
 int pointer_device(const void* p, int* device_type, int* device) {
-  std::lock_guard<std::mutex> lock(g_mu);
   *device_type = 0;
   *device = 0;
-  auto it = g_device_blocks.upper_bound(const_cast<void*>(p));
-  if (it == g_device_blocks.begin()) return kOk;
-  --it;
-  const char* base = static_cast<const char*>(it->first);
-  if (static_cast<const char*>(p) < base + std::max<size_t>(it->second.first, 1)) {
+  DeviceBlock b;
+  if (arena().find(p, 1, &b)) {
     *device_type = 10;  // kDLROCM
-    *device = it->second.second;
+    *device = b.device;
   }
   return kOk;
 }
@@ -767,13 +1075,37 @@ DlaGpuOps kOps = {
     &event_create, &event_destroy, &event_record, &stream_wait_event, &event_query,
     &pool_usage, &pool_trim, &pointer_device,
     &segmented_sort_async, INT64_MAX, &gemm_async, &fft_async, &fold_async, &solver_async, &scan_async,
+    &peer_access,
 };
+
+dla::fake::Mode parse_mode(const char* m) {
+  const std::string s(m);
+  if (s == "eager") return dla::fake::Mode::Eager;
+  if (s == "lazy") return dla::fake::Mode::Lazy;
+  if (s == "synchronous") return dla::fake::Mode::Synchronous;
+  throw py::value_error("fake GPU mode must be 'eager', 'lazy' or 'synchronous', not '" + s + "'");
+}
+const char* mode_name(dla::fake::Mode m) {
+  switch (m) {
+    case dla::fake::Mode::Eager: return "eager";
+    case dla::fake::Mode::Lazy: return "lazy";
+    default: return "synchronous";
+  }
+}
 
 }  // namespace
 
 PYBIND11_MODULE(_fake_gpu, m) {
   m.doc() = "Test double: a host-memory GPU vendor table installed as dlarray's ROCm backend.";
   m.def("install", []() {
+    // The environment picks the mode for whole runs (CI runs the GPU test files with random
+    // delays): DLARRAY_FAKE_GPU_MODE=eager|lazy|synchronous, DLARRAY_FAKE_GPU_DELAY_US=max,
+    // DLARRAY_FAKE_GPU_SEED=n.
+    if (const char* m = std::getenv("DLARRAY_FAKE_GPU_MODE")) dla::fake::set_mode(parse_mode(m));
+    if (const char* d = std::getenv("DLARRAY_FAKE_GPU_DELAY_US")) {
+      const char* seed = std::getenv("DLARRAY_FAKE_GPU_SEED");
+      dla::fake::set_delays(std::atoi(d), seed ? std::strtoull(seed, nullptr, 10) : 0);
+    }
     auto registrar = reinterpret_cast<DlaGpuRegistrar>(PyCapsule_Import(DLA_GPU_REGISTRAR_CAPSULE, 0));
     if (!registrar) throw py::error_already_set();
     char err[512] = {0};
@@ -793,10 +1125,65 @@ PYBIND11_MODULE(_fake_gpu, m) {
     std::lock_guard<std::mutex> lock(g_mu);
     return g_streams.size();
   });
-  m.def("live_device_blocks", []() {
+  m.def("live_device_blocks", []() { return arena().live_blocks(); });
+  m.def("set_mode", [](const std::string& mode) {
+    const char* before = mode_name(dla::fake::mode());
+    const dla::fake::Mode next = parse_mode(mode.c_str());
+    py::gil_scoped_release release;  // drains the queues first
+    dla::fake::set_mode(next);
+    return std::string(before);
+  }, "Sets how streams run queued work: 'eager' (worker threads, at once), 'lazy' (only when the "
+     "host waits for it) or 'synchronous' (inside the call); drains every queue first; returns the previous mode.");
+  m.def("mode", []() { return std::string(mode_name(dla::fake::mode())); });
+  m.def("set_delays", [](int max_microseconds, uint64_t seed) {
+    const int before = dla::fake::max_delay_us();
+    dla::fake::set_delays(max_microseconds, seed);
+    return before;
+  }, py::arg("max_microseconds"), py::arg("seed") = 0,
+     "Makes each stream wait a random 0..max_microseconds before each piece of work (0: none), "
+     "drawn from `seed`; returns the previous maximum.");
+  m.def("synchronize_all", []() {
+    py::gil_scoped_release release;
+    dla::fake::drain_all();
+  }, "Waits until every stream has run what is queued.");
+  m.def("read_device", [](uintptr_t address, size_t nbytes) {
+    DeviceBlock b;
+    const void* p = reinterpret_cast<const void*>(address);
+    if (!arena().find(p, nbytes, &b)) throw py::value_error("read_device: not inside a live device block");
+    {
+      py::gil_scoped_release release;
+      dla::fake::drain_all();
+    }
+    return py::bytes(static_cast<const char*>(arena().mirror(p)), nbytes);
+  }, "The bytes at a device address, once every stream has run what is queued (the host itself "
+     "cannot read device memory: it faults).");
+  m.def("write_device", [](uintptr_t address, const py::bytes& data) {
+    const std::string bytes = data;
+    void* p = reinterpret_cast<void*>(address);
+    DeviceBlock b;
+    if (!arena().find(p, bytes.size(), &b)) throw py::value_error("write_device: not inside a live device block");
+    {
+      py::gil_scoped_release release;
+      dla::fake::drain_all();
+    }
+    std::memcpy(arena().mirror(p), bytes.data(), bytes.size());
+  }, "Writes bytes at a device address once every stream has run what is queued (as another "
+     "library's kernel would).");
+  m.def("free_async", [](uintptr_t address, int device, uintptr_t stream) {
+    return free_async(device, reinterpret_cast<void*>(address), reinterpret_cast<void*>(stream));
+  }, "The table's free_async, called directly (as a faulty core would): returns its error code.");
+  m.def("faults", []() { return dla::fake::faults(); },
+        "Faults of queued work when it ran (use after free, ...), oldest first.");
+  m.def("clear_faults", []() { dla::fake::clear_faults(); });
+  m.def("set_peer_access_possible", [](bool possible) {
     std::lock_guard<std::mutex> lock(g_mu);
-    return g_device_blocks.size();
-  });
+    const bool before = g_peer_possible;
+    g_peer_possible = possible;
+    for (auto& row : g_peer_access)
+      for (bool& granted : row) granted = false;
+    return before;
+  }, "Whether peer_access can grant access between the two devices (P2P hardware); resets every "
+     "grant; returns the previous setting.");
   m.def("set_events_pending", [](bool pending) {
     std::lock_guard<std::mutex> lock(g_mu);
     g_events_pending = pending;

@@ -31,6 +31,7 @@ struct Block {
   void* stream;
   size_t nbytes;
   int device;
+  uint64_t ticket;  // the ledger's ticket when it was allocated: later uses by other streams count
 };
 
 // Lowest set bit of v, at most 16: the widest power-of-two word every value is a multiple of.
@@ -47,7 +48,12 @@ size_t host_size_class(size_t n) {
 
 void StreamRef::release_box(StreamBox* b) {
   if (!b || b->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  // Destroying a stream with queued work is allowed: the runtime lets the work finish.
+  // Destroying a stream with queued work is allowed: the runtime lets the work finish. But the
+  // ledger must not name it afterwards (errors dropped: this runs in destructors).
+  try {
+    if (b->backend) b->backend->forget_stream(b->device, b->handle);
+  } catch (...) {
+  }
   if (b->owned) b->ops->stream_destroy(b->device, b->handle);
   delete b;
 }
@@ -72,7 +78,7 @@ DataPtr GpuAllocator::allocate(size_t nbytes, Device device, StreamHandle stream
   int err;
   if (kind_ == b.device_kind()) {
     b.ensure_device(device.index);
-    std::tie(native, keep) = b.resolve(device.index, stream);
+    std::tie(native, keep) = b.resolve_only(device.index, stream);
     err = ops.malloc_async(device.index, n, native, &p);
   } else if (kind_ == b.host_kind()) {
     n = host_size_class(n);
@@ -83,7 +89,7 @@ DataPtr GpuAllocator::allocate(size_t nbytes, Device device, StreamHandle stream
   }
   if (err) b.check(err, ("allocating " + std::to_string(nbytes) + " bytes on " + device.str()).c_str());
   stats_.on_alloc(static_cast<int64_t>(n));
-  auto* block = new Block{this, keep.release(), native, n, device.index};
+  auto* block = new Block{this, keep.release(), native, n, device.index, b.ticket()};
   return DataPtr{p, block, &GpuAllocator::release};
 }
 
@@ -92,10 +98,18 @@ void GpuAllocator::release(void* ctx, void* p) {
   GpuAllocator* a = block->owner;
   const DlaGpuOps& ops = a->backend_->ops();
   // Errors are dropped: a deleter cannot raise, and at interpreter exit the runtime may be gone.
-  if (a->kind_ == a->backend_->device_kind())
+  if (a->kind_ == a->backend_->device_kind()) {
+    // The free is queued on the allocating stream: first that stream waits for every other
+    // stream that touched this device's memory since the block was made, or the pool could hand
+    // the block out while their work still reads it.
+    try {
+      a->backend_->order_after_users(block->device, block->ticket, block->device, block->stream);
+    } catch (...) {
+    }
     ops.free_async(block->device, p, block->stream);
-  else if (a->kind_ == a->backend_->host_kind())
-    a->cache_host(p, block->nbytes, block->device);
+  } else if (a->kind_ == a->backend_->host_kind()) {
+    a->cache_host(p, block->nbytes, block->ticket);
+  }
   else
     ops.free_managed(p);
   a->stats_.on_free(static_cast<int64_t>(block->nbytes));
@@ -103,8 +117,11 @@ void GpuAllocator::release(void* ctx, void* p) {
 }
 
 bool GpuAllocator::host_block_free(const CachedHost& c) const {
-  int done = 0;
-  return backend_->ops().event_query(c.device, c.event, &done) == 0 && done;
+  for (const auto& [device, event] : c.events) {
+    int done = 0;
+    if (backend_->ops().event_query(device, event, &done) != 0 || !done) return false;
+  }
+  return true;
 }
 
 void* GpuAllocator::take_cached_host(size_t size_class) {
@@ -113,33 +130,42 @@ void* GpuAllocator::take_cached_host(size_t size_class) {
   for (auto [it, end] = host_cache_.equal_range(size_class); it != end; ++it) {
     if (!host_block_free(it->second)) continue;
     void* p = it->second.ptr;
-    b.give_event(it->second.device, it->second.event);
+    for (const auto& [device, event] : it->second.events) b.give_event(device, event);
     host_cache_.erase(it);
     return p;
   }
   return nullptr;
 }
 
-void GpuAllocator::cache_host(void* p, size_t size_class, int device) {
+void GpuAllocator::cache_host(void* p, size_t size_class, uint64_t since) {
   Backend& b = *backend_;
   const DlaGpuOps& ops = b.ops();
-  void* ev = nullptr;
-  // Errors are dropped (a deleter cannot raise): without an event the block is simply freed.
+  // An event on every stream that touched host memory since the block was handed out (a copy
+  // from it queued on another device, or on a user's stream), so that it is handed out again
+  // only once all of them have passed this point. Errors are dropped (a deleter cannot raise):
+  // without its events the block is simply freed, which waits for the device.
+  CachedHost cached{p, {}};
+  bool ok = true;
   try {
-    ev = b.take_event(device);
-    if (ops.event_record(device, ev, b.current(device).handle()) != 0) {
-      b.give_event(device, ev);
-      ev = nullptr;
+    for (auto [device, handle] : b.users_since(Backend::kHostMemory, since, -1, nullptr)) {
+      void* ev = b.take_event(device);
+      if (ops.event_record(device, ev, handle) != 0) {
+        b.give_event(device, ev);
+        ok = false;
+        break;
+      }
+      cached.events.emplace_back(device, ev);
     }
   } catch (...) {
-    ev = nullptr;
+    ok = false;
   }
-  if (!ev) {
+  if (!ok) {
+    for (const auto& [device, event] : cached.events) b.give_event(device, event);
     ops.free_host(p);
     return;
   }
   std::lock_guard<std::mutex> lock(cache_mu_);
-  host_cache_.emplace(size_class, CachedHost{p, ev, device});
+  host_cache_.emplace(size_class, std::move(cached));
 }
 
 void GpuAllocator::release_cached_host() {
@@ -151,7 +177,7 @@ void GpuAllocator::release_cached_host() {
       continue;
     }
     b.ops().free_host(it->second.ptr);
-    b.give_event(it->second.device, it->second.event);
+    for (const auto& [device, event] : it->second.events) b.give_event(device, event);
     it = host_cache_.erase(it);
   }
 }
@@ -227,6 +253,12 @@ void Backend::set_current(int index, StreamRef s) {
 }
 
 std::pair<void*, StreamRef> Backend::resolve(int index, StreamHandle stream) {
+  auto r = resolve_only(index, stream);
+  note_use(index, r.first, r.second, index);
+  return r;
+}
+
+std::pair<void*, StreamRef> Backend::resolve_only(int index, StreamHandle stream) {
   if (stream == nullptr) {
     StreamRef cur = current(index);
     void* h = cur.handle();
@@ -240,6 +272,7 @@ StreamRef Backend::create_stream(int index, bool non_blocking) {
   void* h = nullptr;
   check(ops_->stream_create(index, non_blocking ? 1 : 0, &h), "creating a stream");
   auto* box = new StreamBox();
+  box->backend = this;
   box->ops = ops_;
   box->handle = h;
   box->device = index;
@@ -250,6 +283,7 @@ StreamRef Backend::create_stream(int index, bool non_blocking) {
 StreamRef Backend::wrap_stream(int index, void* handle) {
   if (handle == nullptr) return {};
   auto* box = new StreamBox();
+  box->backend = this;
   box->ops = ops_;
   box->handle = handle;
   box->device = index;
@@ -301,31 +335,111 @@ void Backend::wait(int producer_dev, void* producer, int consumer_dev, void* con
   check(ops_->stream_wait_event(consumer_dev, consumer, ev), "making a stream wait for an event");
 }
 
+// ---- the ledger of stream uses -------------------------------------------------------------
+
+void Backend::note_use(int device, void* handle, const StreamRef& ref, int memory) {
+  // A handle passed without its box (an explicit stream= argument) would not tell the ledger
+  // when it dies, so it is not recorded: whoever passes a raw stream orders its uses.
+  if (handle && !ref) return;
+  const uint64_t t = ticket_.fetch_add(1, std::memory_order_relaxed) + 1;
+  std::lock_guard<std::mutex> lock(uses_mu_);
+  for (StreamUse& u : uses_)
+    if (u.device == device && u.handle == handle && u.memory == memory) {
+      u.last = t;
+      return;
+    }
+  // A stream only the ledger still holds, whose work has all finished, no longer matters
+  // (a dlarray stream is queried; a wrapped foreign one cannot be, and is dropped).
+  uses_.push_back(StreamUse{device, handle, memory, t});
+}
+
+void Backend::forget_stream(int device, void* handle) {
+  bool named = false;
+  {
+    std::lock_guard<std::mutex> lock(uses_mu_);
+    for (const StreamUse& u : uses_) named = named || (u.device == device && u.handle == handle);
+  }
+  if (!named) return;
+  check(ops_->stream_synchronize(device, handle), "synchronizing a stream");
+  std::lock_guard<std::mutex> lock(uses_mu_);
+  uses_.erase(std::remove_if(uses_.begin(), uses_.end(),
+                             [&](const StreamUse& u) { return u.device == device && u.handle == handle; }),
+              uses_.end());
+}
+
+std::vector<std::pair<int, void*>> Backend::users_since(int memory, uint64_t since, int device, void* handle) {
+  std::vector<std::pair<int, void*>> out;
+  std::lock_guard<std::mutex> lock(uses_mu_);
+  for (const StreamUse& u : uses_)
+    if (u.memory == memory && u.last > since && !(u.device == device && u.handle == handle))
+      out.emplace_back(u.device, u.handle);
+  return out;
+}
+
+void Backend::order_after_users(int memory, uint64_t since, int device, void* handle) {
+  for (auto [user_device, user_handle] : users_since(memory, since, device, handle))
+    wait(user_device, user_handle, device, handle);
+}
+
+bool Backend::peers(int a, int b) {
+  std::lock_guard<std::mutex> lock(peers_mu_);
+  int8_t& known = peers_[a][b];
+  if (known == 0) {
+    ensure_device(a);  // the pools exist before access to them is granted
+    ensure_device(b);
+    int ab = 0, ba = 0;
+    check(ops_->peer_access(a, b, &ab), "granting peer access between two devices");
+    check(ops_->peer_access(b, a, &ba), "granting peer access between two devices");
+    known = peers_[b][a] = (ab && ba) ? 1 : -1;
+  }
+  return known > 0;
+}
+
 void Backend::synchronize(Device device, StreamHandle stream) {
-  auto [native, keep] = resolve(device.index, stream);
+  auto [native, keep] = resolve_only(device.index, stream);
   check(ops_->stream_synchronize(device.index, native), "synchronizing a stream");
 }
 
 void Backend::stream_wait(Device device, StreamHandle producer, StreamHandle consumer) {
-  auto p = resolve(device.index, producer);
-  auto c = resolve(device.index, consumer);
+  auto p = resolve_only(device.index, producer);
+  auto c = resolve_only(device.index, consumer);
   wait(device.index, p.first, device.index, c.first);
 }
 
 void Backend::copy_bytes(void* dst, Device dd, const void* src, Device sd, size_t n, StreamHandle stream) {
   if (n == 0) return;
   const bool dst_on_device = dd.kind == device_kind_, src_on_device = sd.kind == device_kind_;
+  if (dst_on_device && src_on_device && dd.index != sd.index && !peers(sd.index, dd.index)) {
+    // Two devices that cannot reach each other's pools: through pinned memory, in two legs
+    // (each complete before it returns, see below).
+    const Device bounce_dev{host_kind_, sd.index};
+    DataPtr bounce = host_alloc_.allocate(n, bounce_dev, nullptr);
+    struct Release {
+      DataPtr& p;
+      ~Release() { p.deleter(p.ctx, p.ptr); }
+    } release{bounce};
+    copy_bytes(bounce.ptr, bounce_dev, src, sd, n, nullptr);
+    copy_bytes(dst, dd, bounce.ptr, bounce_dev, n, stream);
+    return;
+  }
   // The copy runs on a stream of the device side (the destination's when both are devices).
   const Device exec = dst_on_device ? dd : src_on_device ? sd : owns(dd.kind) ? dd : sd;
-  auto [native, keep] = resolve(exec.index, stream);
+  auto [native, keep] = resolve_only(exec.index, stream);
+  for (Device side : {dd, sd}) {
+    if (side.kind == device_kind_) note_use(exec.index, native, keep, side.index);
+    else if (owns(side.kind)) note_use(exec.index, native, keep, kHostMemory);
+  }
   if (owns(sd.kind) && sd.index != exec.index) {
     // Whatever is still writing the source is queued on its own device's current stream.
     wait(sd.index, current(sd.index).handle(), exec.index, native);
   }
   check(ops_->memcpy_async(exec.index, dst, src, n, native), "copying memory");
-  // The host reads pageable memory (or another vendor's host memory) right after we return;
-  // pinned or managed memory of another index would be synchronised on the wrong stream later.
-  if (!owns(dd.kind) || (dd.host_accessible() && dd.index != exec.index))
+  // Into host memory, and out of pinned or managed memory, the copy is complete when this
+  // returns (PyTorch's default, non_blocking=False): the host may read or write that memory
+  // next by any path (a CPU kernel on a pinned array, float(), the buffer protocol, a reused
+  // pinned block), and none of them has to wait first. Out of pageable memory the runtime has
+  // taken the bytes before it returns, so device-bound uploads stay asynchronous.
+  if (!dst_on_device || (!src_on_device && owns(sd.kind)))
     check(ops_->stream_synchronize(exec.index, native), "synchronizing a stream");
 }
 
@@ -380,7 +494,8 @@ void Backend::copy_strided(const Array& dst, const Array& src, StreamHandle stre
   job->count = 1;
   for (int k = 0; k < job->ndim; ++k) job->count *= job->shape[k];
 
-  auto [native, keep] = resolve(d.index, stream);
+  auto [native, keep] = resolve_only(d.index, stream);
+  note_use(d.index, native, keep, d.kind == device_kind_ ? d.index : kHostMemory);
   if (job->ndim == 1 && job->dst_strides[0] == word && job->src_strides[0] == word) {
     check(ops_->memcpy_async(d.index, job->dst, job->src, static_cast<size_t>(job->count * word), native),
           "copying memory");
@@ -394,7 +509,8 @@ void Backend::fill(const Array& dst, const void* elem, StreamHandle stream) {
   if (dst.size() == 0) return;
   const int64_t item = dst.itemsize();
   if (item < 1 || item > 16) throw TypeError("fill: unsupported element size for dtype " + dst.dtype().name());
-  auto [native, keep] = resolve(d.index, stream);
+  auto [native, keep] = resolve_only(d.index, stream);
+  note_use(d.index, native, keep, d.kind == device_kind_ ? d.index : kHostMemory);
   const auto* bytes = static_cast<const unsigned char*>(elem);
   const bool uniform = std::all_of(bytes, bytes + item, [&](unsigned char c) { return c == bytes[0]; });
   if (uniform && dst.is_c_contiguous()) {
@@ -471,7 +587,8 @@ bool install_backend(const DlaGpuOps* ops, std::string* why) {
                         ops->stream_destroy && ops->stream_synchronize && ops->stream_query && ops->event_create &&
                         ops->event_destroy && ops->event_record && ops->stream_wait_event && ops->event_query &&
                         ops->pool_usage &&
-                        ops->pool_trim && ops->gemm_async && ops->fft_async && ops->solver_async && ops->name;
+                        ops->pool_trim && ops->gemm_async && ops->fft_async && ops->solver_async && ops->peer_access &&
+                        ops->name;
   if (!(cuda || rocm) || !complete) {
     *why = "GPU backend table is malformed (device types or missing functions)";
     return false;

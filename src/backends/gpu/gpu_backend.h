@@ -5,7 +5,12 @@
 // each thread's current stream per device, pools the events used to order one stream after
 // another, and counts allocations per kind. Device memory is stream-ordered: it is taken
 // from and given back to the pool on the stream it was allocated on, and a stream dlarray
-// created lives until the last allocation made on it is freed.
+// created lives until the last allocation made on it is freed. Work dlarray queues on any
+// other stream (a `with stream(s)` block, another thread's current stream, a copy queued on
+// the other device) is recorded in a ledger of stream uses, so that a free is ordered after
+// every stream that touched the device's memory since the block was allocated (PyTorch's
+// record_stream, done automatically), and a pinned block is reused only once every stream
+// that touched host memory since has passed the point of its free.
 #pragma once
 #include <atomic>
 #include <map>
@@ -23,9 +28,12 @@ namespace dla::gpu {
 
 constexpr int kMaxDevices = 64;
 
+class Backend;
+
 // A stream dlarray knows: created by us (destroyed with its last reference) or wrapped.
 struct StreamBox {
   std::atomic<intptr_t> refs{1};
+  Backend* backend = nullptr;
   const DlaGpuOps* ops = nullptr;
   void* handle = nullptr;
   int device = 0;
@@ -76,11 +84,10 @@ class GpuAllocator final : public Allocator {
   // only once that event has completed, so queued copies never see it reused.
   struct CachedHost {
     void* ptr;
-    void* event;
-    int device;
+    std::vector<std::pair<int, void*>> events;  // (device, event) on each stream that may still use it
   };
   void* take_cached_host(size_t size_class);
-  void cache_host(void* p, size_t size_class, int device);
+  void cache_host(void* p, size_t size_class, uint64_t since);
   bool host_block_free(const CachedHost& c) const;  // its event has completed
   Backend* backend_;
   DeviceKind kind_;
@@ -124,11 +131,33 @@ class Backend final : public DeviceRuntime {
   // (or the table has no pointer_device).
   bool pointer_device(const void* p, Device* out) const;
 
+  // --- the ledger of stream uses ---
+  // Memory of `memory` (a device index, or kHostMemory: pinned and managed) is touched by work
+  // queued now on stream `handle` of `device`; `ref` is the stream's box (null for the default
+  // stream). The ledger holds no reference: a stream leaving it is first synchronized.
+  static constexpr int kHostMemory = -1;
+  void note_use(int device, void* handle, const StreamRef& ref, int memory);
+  // A stream's last reference is going: its ledger entries go, after its work is done (a later
+  // free could no longer wait for it).
+  void forget_stream(int device, void* handle);
+  uint64_t ticket() const { return ticket_.load(std::memory_order_relaxed); }
+  // The streams other than (device, handle) that touched `memory` after ticket `since`.
+  // (A device of -1 excludes nothing.)
+  std::vector<std::pair<int, void*>> users_since(int memory, uint64_t since, int device, void* handle);
+  // Makes (device, handle) wait for the work queued so far on every such stream.
+  void order_after_users(int memory, uint64_t since, int device, void* handle);
+  // Whether copies between the memory of devices a and b may go straight (peer access granted
+  // both ways, asked once per pair) rather than staged through pinned memory.
+  bool peers(int a, int b);
+
   // Throws the dla exception matching a vendor error code.
   void check(int err, const char* what) const;
   // A native handle for `stream` on device `index` (nullptr: current; kDefaultStream: null
   // stream), with the reference that keeps a dlarray-owned stream alive.
+  // Work resolved this way is noted in the ledger as touching device `index`'s memory.
   std::pair<void*, StreamRef> resolve(int index, StreamHandle stream);
+  // The same without the ledger (allocations, synchronization).
+  std::pair<void*, StreamRef> resolve_only(int index, StreamHandle stream);
   void ensure_device(int index);
   GpuAllocator& allocator_for_kind(DeviceKind k);
 
@@ -145,6 +174,17 @@ class Backend final : public DeviceRuntime {
   int count_ = 0;
   std::string why_;
   std::once_flag device_once_[kMaxDevices];
+  struct StreamUse {
+    int device;
+    void* handle;
+    int memory;
+    uint64_t last;  // ticket of the latest work noted
+  };
+  std::mutex uses_mu_;
+  std::vector<StreamUse> uses_;
+  std::atomic<uint64_t> ticket_{0};
+  std::mutex peers_mu_;
+  int8_t peers_[kMaxDevices][kMaxDevices] = {};  // 0: not asked yet, 1: granted, -1: not possible
   std::mutex events_mu_;
   std::vector<void*> events_[kMaxDevices];
   GpuAllocator device_alloc_, host_alloc_, managed_alloc_;

@@ -437,6 +437,28 @@ int pool_trim(int device) {
   return static_cast<int>(gpuMemPoolTrimTo(g_pools[device], 0));
 }
 
+int peer_access(int device, int peer, int* granted) {
+  *granted = 0;
+  if (device < 0 || device >= kMaxDevices || peer < 0 || peer >= kMaxDevices)
+    return static_cast<int>(gpuErrorInvalidDevice);
+  // Without a pool the memory came from plain malloc, which copies between devices reach.
+  if (device == peer || !g_pools[device]) {
+    *granted = 1;
+    return 0;
+  }
+  int can = 0;
+  gpuError_t e = gpuDeviceCanAccessPeer(&can, peer, device);
+  if (e != gpuSuccess || !can) return static_cast<int>(e);
+  gpuMemAccessDesc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.location.type = gpuMemLocationTypeDevice;
+  desc.location.id = peer;
+  desc.flags = gpuMemAccessFlagsProtReadWrite;
+  e = gpuMemPoolSetAccess(g_pools[device], &desc, 1);
+  if (e == gpuSuccess) *granted = 1;
+  return static_cast<int>(e);
+}
+
 #if !defined(DLA_GPU_HIP)
 // HIP's pointer attributes changed field names between releases (memoryType -> type), and
 // nothing HIP imports needs it yet (__cuda_array_interface__ is CUDA's protocol): CUDA only.
@@ -511,6 +533,7 @@ const DlaGpuOps kOps = {
     &fold_async,
     &solver_async,
     &scan_async,
+    &peer_access,
 };
 
 }  // namespace

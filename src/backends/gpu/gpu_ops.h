@@ -21,8 +21,8 @@ extern "C" {
  * helper jobs; 5: the search helper jobs ARG_KEY, SEARCH, COMPACT and SCATTER, so an older backend is
  * refused at install instead of answering them DLA_GPU_UNSUPPORTED; 6: gemm_async, fft_async, the
  * MATMUL element job and dlarray's own negative error codes; 7: fold_async; 8: solver_async; 9: scan_async;
- * 10: the RANDOM element job). */
-#define DLA_GPU_OPS_ABI 10
+ * 10: the RANDOM element job; 11: peer_access). */
+#define DLA_GPU_OPS_ABI 11
 /* Dimensions of a strided job: dlarray's max rank plus the words-in-an-element axis. */
 #define DLA_GPU_MAX_DIMS 65
 
@@ -347,6 +347,12 @@ typedef struct DlaGpuOps {
    * asked for and handed over as for segmented_sort_async. DLA_GPU_UNSUPPORTED for an (op, dtype)
    * pair or a layout it does not cover; the core then scans with elementwise jobs. */
   int (*scan_async)(int device, const DlaGpuScan* job, void* temp, size_t* temp_bytes, void* stream);
+  /* Grants device `peer` read and write access to the memory of `device`'s pool (cudaMemPoolSetAccess),
+   * where the hardware allows it (*granted = 1); *granted = 0 where it does not. Memory from a
+   * stream-ordered pool is usable by its own device only until access is granted, so the core asks
+   * before the first copy between two devices' memory, and stages the copies of a pair without
+   * access through pinned host memory. */
+  int (*peer_access)(int device, int peer, int* granted);
 } DlaGpuOps;
 
 /* The two builds of gpu_ops.cu. */

@@ -68,6 +68,10 @@ using gpuMemPoolProps = hipMemPoolProps;
 #define gpuEventRecord hipEventRecord
 #define gpuStreamWaitEvent hipStreamWaitEvent
 #define gpuEventQuery hipEventQuery
+#define gpuDeviceCanAccessPeer hipDeviceCanAccessPeer
+#define gpuMemPoolSetAccess hipMemPoolSetAccess
+#define gpuMemAccessFlagsProtReadWrite hipMemAccessFlagsProtReadWrite
+using gpuMemAccessDesc = hipMemAccessDesc;
 
 #else
 #include <cuda_runtime.h>
@@ -132,4 +136,8 @@ using gpuMemPoolProps = cudaMemPoolProps;
 #define gpuEventRecord cudaEventRecord
 #define gpuStreamWaitEvent cudaStreamWaitEvent
 #define gpuEventQuery cudaEventQuery
+#define gpuDeviceCanAccessPeer cudaDeviceCanAccessPeer
+#define gpuMemPoolSetAccess cudaMemPoolSetAccess
+#define gpuMemAccessFlagsProtReadWrite cudaMemAccessFlagsProtReadWrite
+using gpuMemAccessDesc = cudaMemAccessDesc;
 #endif
