@@ -217,7 +217,9 @@ try:  # the ROCm backend is a separate module: it needs the HIP runtime library
 
     _importlib.import_module("._rocm", __name__)
 except ImportError as _e:  # not built, or no ROCm on this machine: the rocm device list stays empty
-    rocm.backend_import_error = _e
+    from ._rocm_load_error import explained as _explained
+
+    rocm.backend_import_error = _explained(_e)  # says which HIP runtime the build needs
 
 # ---- SYCL devices (oneapi: dpctl's runtime, loaded on first use) ----
 from . import oneapi  # noqa: F401

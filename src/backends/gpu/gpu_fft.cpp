@@ -80,6 +80,14 @@ Array staged(const Array& x, const Dims& len, ScalarType dtype) {
   return buf;
 }
 
+// Whether the vendor library may overwrite the input of this kind of transform, so that x
+// must be copied even when it already is the buffer. cuFFT overwrites only C2R's input; rocFFT
+// (under hipFFT) documents that its out-of-place transforms may overwrite the input of every
+// kind, so on ROCm an fft must never hand the caller's array to the library.
+bool library_may_overwrite_input(FftKind kind, const Device& dev) {
+  return kind == FftKind::C2R || dev.kind == DeviceKind::ROCM;
+}
+
 void run_job(Backend& be, const Device& dev, DlaGpuFft& job, const std::string& fname) {
   const DlaGpuOps& ops = be.ops();
   auto [stream, keep] = be.resolve(dev.index, nullptr);
@@ -120,9 +128,9 @@ Array one_pass(const Array& x, FftKind kind, const std::vector<int>& axes, const
   if (kind == FftKind::R2C) out_len[k - 1] = lengths.back() / 2 + 1;
   const ScalarType in_type = kind == FftKind::R2C ? rt : ct, out_type = kind == FftKind::C2R ? rt : ct;
 
-  // x itself when it already is the buffer (C2R must not: it overwrites its input).
+  // x itself when it already is the buffer and the library leaves its input alone.
   Array in;
-  if (kind != FftKind::C2R && !reverse && xt.dtype().scalar == in_type && xt.is_c_contiguous() &&
+  if (!library_may_overwrite_input(kind, dev) && !reverse && xt.dtype().scalar == in_type && xt.is_c_contiguous() &&
       std::equal(in_len.begin(), in_len.end(), xt.shape().data() + (nd - k)))
     in = xt;
   else

@@ -13,6 +13,7 @@
 
 #include "backends/gpu/gpu_ops.h"
 #include "backends/gpu/gpu_runtime.h"
+#include "backends/gpu/vendor_item_counts.h"
 #include "core/dtype.h"
 #if !defined(DLA_GPU_HIP)
 #include <vector>
@@ -523,11 +524,7 @@ const DlaGpuOps kOps = {
     nullptr,
 #endif
     &segmented_sort_async,
-#if defined(DLA_GPU_HIP)
-    UINT32_MAX,  // rocPRIM counts items in unsigned int
-#else
-    INT64_MAX,  // CUB's sorts take 64-bit item counts
-#endif
+    gpu_counts::kSortMaxItems,  // the radix sort's count type (vendor_item_counts.h)
     &gemm_async,
     &fft_async,
     &fold_async,

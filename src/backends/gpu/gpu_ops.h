@@ -185,6 +185,8 @@ typedef struct DlaGpuGemm {
  *   R2C: real in, complex out with n[rank-1] / 2 + 1 entries along the innermost axis (sign -1);
  *   C2R: the reverse (sign +1), the input's imaginary parts that a Hermitian signal cannot have
  *        ignored; the input is overwritten (as cuFFT's C2R may do).
+ * On ROCm the input of every kind may be overwritten (rocFFT, under hipFFT, may overwrite the
+ * input of out-of-place C2C and R2C transforms too), so the core hands the library a copy there.
  * `dtype` is the complex dtype: complex64 (single precision) or complex128 (double). Every real
  * number of the output is then multiplied by `scale` (1: left alone; the norm= modes). Scratch
  * memory as segmented_sort_async: with temp == NULL only *temp_bytes is written. */

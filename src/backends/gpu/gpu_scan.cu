@@ -15,6 +15,13 @@
 //   inner > 1, few columns: InclusiveScanByKey over an iterator that visits the block column by
 //                         column (reads are strided, but there are too few columns to keep the
 //                         GPU busy one thread each).
+// Item counts: a vendor call gets at most gpu_counts::kMaxScanItems elements (vendor_item_counts.h:
+// `int` in the CUB of CUDA 12, which would silently truncate a larger count). A larger block is
+// scanned in calls of whole outer slices (each slice's scans are independent of the others);
+// a slice larger than the limit goes to the column kernel when inner > 1 (it takes any size),
+// and when inner == 1 its rows are scanned in pieces, each piece's first element combined with
+// the previous piece's last result first (a running total carried across calls).
+//
 // In place: CUB documents d_in == d_out for its scans; the by-key scans load a whole tile
 // before storing it and read no other tile's values (only keys, which are computed here), so
 // aliasing is safe there too, and rocPRIM's look-back scans are built the same way. The real-GPU
@@ -31,12 +38,14 @@
 // multiplies are associative). The Hillis–Steele fallback differs from both in the same way.
 #include <stdint.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 
 #include "backends/gpu/gpu_ops.h"
 #include "backends/gpu/gpu_runtime.h"
 #include "backends/gpu/gpu_scan.h"
+#include "backends/gpu/vendor_item_counts.h"
 
 #if defined(DLA_GPU_HIP)
 #include <iostream>  // rocPRIM 2.10's scan headers use std::cout (debug_synchronous) without including it
@@ -138,21 +147,32 @@ __global__ void scan_columns_kernel(T* data, int64_t columns, int64_t length, in
   }
 }
 
+// data[0] = f(data[-1], data[0]): the running total carried into a piece of a long row.
+template <class T, class F>
+__global__ void carry_into_kernel(T* data) {
+  data[0] = F()(data[-1], data[0]);
+}
+
+using gpu_counts::kMaxScanItems;
+using gpu_counts::ScanCount;
+
+// n <= kMaxScanItems (the callers split larger scans).
 template <class In, class Out, class F>
 gpuError_t scan(void* temp, size_t& bytes, In in, Out out, int64_t n, F f, gpuStream_t stream) {
 #if defined(DLA_GPU_HIP)
-  return rocprim::inclusive_scan(temp, bytes, in, out, static_cast<size_t>(n), f, stream);
+  return rocprim::inclusive_scan(temp, bytes, in, out, static_cast<ScanCount>(n), f, stream);
 #else
-  return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, f, n, stream);
+  return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, f, static_cast<ScanCount>(n), stream);
 #endif
 }
 
 template <class Keys, class In, class Out, class F>
 gpuError_t scan_by_key(void* temp, size_t& bytes, Keys keys, In in, Out out, int64_t n, F f, gpuStream_t stream) {
 #if defined(DLA_GPU_HIP)
-  return rocprim::inclusive_scan_by_key(temp, bytes, keys, in, out, static_cast<size_t>(n), f, SameKey{}, stream);
+  return rocprim::inclusive_scan_by_key(temp, bytes, keys, in, out, static_cast<ScanCount>(n), f, SameKey{}, stream);
 #else
-  return cub::DeviceScan::InclusiveScanByKey(temp, bytes, keys, in, out, f, n, SameKey{}, stream);
+  return cub::DeviceScan::InclusiveScanByKey(temp, bytes, keys, in, out, f, static_cast<ScanCount>(n), SameKey{},
+                                             stream);
 #endif
 }
 
@@ -165,8 +185,8 @@ struct ScanRunner {
   template <class T, class F>
   int run() {
     T* data = static_cast<T*>(job.data);
-    const int64_t columns = job.outer * job.inner, n = columns * job.length;
-    if (job.inner > 1 && columns >= kColumnsAlone) {
+    const int64_t columns = job.outer * job.inner, slice = job.length * job.inner;
+    if (job.inner > 1 && (columns >= kColumnsAlone || slice > kMaxScanItems)) {
       if (!temp) {
         *temp_bytes = 0;
         return 0;
@@ -178,18 +198,59 @@ struct ScanRunner {
                                                                                            job.inner);
       return static_cast<int>(gpuGetLastError());
     }
-    size_t bytes = temp ? *temp_bytes : 0;
-    gpuError_t e;
-    const MappedIterator<RowOf> keys{RowOf{job.length}, 0};
-    if (job.inner > 1) {
-      const MappedIterator<ColumnMajor<T>> it{ColumnMajor<T>{data, job.length, job.inner}, 0};
-      e = scan_by_key(temp, bytes, keys, it, it, n, F(), stream);
-    } else if (job.outer > 1) {
-      e = scan_by_key(temp, bytes, keys, data, data, n, F(), stream);
-    } else {
-      e = scan(temp, bytes, data, data, n, F(), stream);
+    // A slice longer than one call has inner == 1 here (the column kernel took the others);
+    // only a 32-bit count type instantiates the pieces and their kernel.
+    if constexpr (kMaxScanItems < INT64_MAX) {
+      if (slice > kMaxScanItems) return long_rows<T, F>(data);
     }
-    if (!temp) *temp_bytes = bytes;
+    // Calls of whole outer slices, the first the largest (its scratch serves the rest).
+    const int64_t call_outer = std::min(job.outer, kMaxScanItems / slice);
+    gpuError_t e = gpuSuccess;
+    for (int64_t o = 0; o < job.outer && e == gpuSuccess; o += call_outer) {
+      const int64_t n = std::min(call_outer, job.outer - o) * slice;
+      T* block = data + o * slice;
+      size_t bytes = temp ? *temp_bytes : 0;
+      const MappedIterator<RowOf> keys{RowOf{job.length}, 0};
+      if (job.inner > 1) {
+        const MappedIterator<ColumnMajor<T>> it{ColumnMajor<T>{block, job.length, job.inner}, 0};
+        e = scan_by_key(temp, bytes, keys, it, it, n, F(), stream);
+      } else if (job.outer > 1) {
+        e = scan_by_key(temp, bytes, keys, block, block, n, F(), stream);
+      } else {
+        e = scan(temp, bytes, block, block, n, F(), stream);
+      }
+      if (!temp) {
+        *temp_bytes = bytes;
+        break;
+      }
+    }
+    return static_cast<int>(e);
+  }
+
+  // Rows (inner == 1) longer than one call takes: each in pieces of kMaxScanItems, the running
+  // total carried into the next piece's first element before it is scanned.
+  template <class T, class F>
+  int long_rows(T* data) {
+    size_t bytes = temp ? *temp_bytes : 0;
+    if (!temp) {
+      const gpuError_t e = scan(nullptr, bytes, data, data, kMaxScanItems, F(), stream);
+      *temp_bytes = bytes;
+      return static_cast<int>(e);
+    }
+    gpuError_t e = gpuSuccess;
+    for (int64_t r = 0; r < job.outer && e == gpuSuccess; ++r) {
+      T* row = data + r * job.length;
+      for (int64_t k = 0; k < job.length && e == gpuSuccess; k += kMaxScanItems) {
+        if (k > 0) {
+          static_cast<void>(gpuGetLastError());  // report this launch's error only
+          carry_into_kernel<T, F><<<1, 1, 0, stream>>>(row + k);
+          e = gpuGetLastError();
+          if (e != gpuSuccess) break;
+        }
+        bytes = *temp_bytes;
+        e = scan(temp, bytes, row + k, row + k, std::min(kMaxScanItems, job.length - k), F(), stream);
+      }
+    }
     return static_cast<int>(e);
   }
 };
