@@ -58,6 +58,7 @@ def test_host_kernels_on_a_pinned_copy_see_the_copied_values(lazy):
 # ---- finding 2: a pinned block is reused only after every stream that touched it ---------------------
 
 def test_a_pinned_block_is_not_reused_while_another_device_copies_from_it(lazy):
+    dl.rocm.empty_cache(0)  # no other cached block of the size class to hand out instead
     a = np.arange(1000.0)
     h = dl.asarray(a, device="rocm_host:0")
     y = dl.asarray(h, device="rocm:1")  # queued on device 1's stream
@@ -69,6 +70,7 @@ def test_a_pinned_block_is_not_reused_while_another_device_copies_from_it(lazy):
 
 
 def test_a_pinned_block_is_not_reused_while_a_users_stream_copies_from_it(lazy):
+    dl.rocm.empty_cache(0)
     a = np.arange(500.0)
     s = dl.rocm.Stream(0, non_blocking=True)
     h = dl.asarray(a, device="rocm_host:0")
