@@ -10,7 +10,8 @@
 // use after free (a fault, reported as a real device reports an illegal address). Freed bytes
 // are poisoned, and the poison is checked when the range is handed out again (a write through a
 // dangling pointer). Fresh memory holds the poison too: a read of memory never written gives
-// garbage, as on a device, instead of zeros.
+// garbage, as on a device, instead of zeros. (Blocks over kPoisonLimit are neither poisoned nor
+// checked: their pages are given back to the host on free instead.)
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -24,12 +25,14 @@
 namespace dla::fake {
 
 constexpr unsigned char kPoison = 0xdb;
+constexpr size_t kPoisonLimit = size_t(64) << 20;
 
 // A free queued on a stream but not yet reached: allocations on the same stream may take its
 // range at once (work they queue runs after the free), others only once it has run.
 struct PendingFree {
   size_t offset, span;
-  bool reused = false, finished = false;  // guarded by the arena's mutex
+  size_t taken = 0;       // bytes from the start already handed to allocations on its stream
+  bool finished = false;  // guarded by the arena's mutex
 };
 
 struct DeviceBlock {
@@ -41,7 +44,10 @@ struct DeviceBlock {
 
 class DeviceArena {
  public:
-  static constexpr size_t kCapacity = size_t(1) << 36;  // larger requests fail as out of memory
+  // The most device memory a fake device offers (larger requests fail as out of memory), less
+  // where the process may not reserve that much address space (RLIMIT_AS): capacity().
+  static constexpr size_t kCapacity = size_t(1) << 36;
+  size_t capacity() const { return capacity_; }
 
   // Thread-safe throughout (the stream workers finish frees and check ids while the table allocates).
   static DeviceArena& get();
@@ -62,7 +68,7 @@ class DeviceArena {
   bool find(const void* p, size_t n, DeviceBlock* out) const;
   bool in_range(const void* p) const {
     auto a = reinterpret_cast<uintptr_t>(p), b = reinterpret_cast<uintptr_t>(device_base_);
-    return device_base_ && a >= b && a < b + kCapacity;
+    return device_base_ && a >= b && a < b + capacity_;
   }
   // The readable address of a device address (the fake kernels' view of device memory).
   template <class T>
@@ -80,14 +86,19 @@ class DeviceArena {
   char* device_base_ = nullptr;  // PROT_NONE
   char* mirror_base_ = nullptr;  // the same bytes, readable
   uintptr_t offset_ = 0;
+  size_t capacity_ = 0;
   size_t high_water_ = 0;             // nothing beyond it was ever handed out
-  std::map<size_t, size_t> free_;     // finished frees: offset -> bytes (coalesced)
+  struct FreeRange {
+    size_t bytes;
+    bool poisoned;  // every byte holds kPoison (false for ranges over the limit, and mixes)
+  };
+  std::map<size_t, FreeRange> free_;  // finished frees by offset (coalesced)
   std::map<size_t, DeviceBlock> blocks_;  // live blocks by offset
   uint64_t next_id_ = 1;
   mutable std::mutex mu_;
   std::unordered_set<uint64_t> live_ids_;  // allocated and not yet freed in stream order
-  size_t take_free(size_t span);      // offset, or SIZE_MAX
-  void give_free(size_t offset, size_t span);
+  size_t take_free(size_t span, bool* poisoned);  // offset, or SIZE_MAX
+  void give_free(size_t offset, size_t span, bool poisoned);
 };
 
 }  // namespace dla::fake
