@@ -241,3 +241,20 @@ def test_modes_and_delays_can_be_set_and_restored(fake):
             np.testing.assert_array_equal(host(y), (np.arange(8.0) + k) * 2)
     finally:
         fake.set_delays(prev, 0)
+
+
+# ---- finding 7: an evicted FFT plan is destroyed on its own device --------------------------------
+
+def test_an_fft_plan_evicted_by_another_device_is_destroyed_on_its_own(lazy):
+    live0, made0 = lazy.fft_plans()
+    for n in range(2, 2 + 64):  # 64 distinct plans on device 0: the cache is full
+        dl.fft.fft(dl.asarray(np.ones(n, np.complex128), device="rocm:0"))
+    y = dl.fft.fft(dl.asarray(np.arange(5, dtype=np.complex128), device="rocm:1"))  # evicts one of device 0
+    np.testing.assert_allclose(host(y), np.fft.fft(np.arange(5)), atol=1e-12)
+    lazy.synchronize_all()
+    assert lazy.faults() == []  # not destroyed while device 1 was current
+    live, made = lazy.fft_plans()
+    assert made - made0 == 65 and live - live0 <= 65
+    z = dl.fft.fft(dl.asarray(np.ones(7, np.complex128), device="rocm:0"))  # back on device 0: destroyed now
+    np.testing.assert_allclose(host(z), np.fft.fft(np.ones(7)), atol=1e-12)
+    assert lazy.faults() == []

@@ -33,6 +33,7 @@
 #include <tuple>
 #include <vector>
 
+#include "backends/gpu/fft_plans.h"
 #include "backends/gpu/gpu_fold.h"
 #include "backends/gpu/gpu_ops.h"
 #include "backends/gpu/gpu_scan.h"
@@ -625,6 +626,131 @@ void host_fft(const DlaGpuFft& j) {
   }
 }
 
+// The FFT library under the plan cache the real backends use (fft_plans.h), as a table of fake
+// functions: a plan remembers the device current when it was made and its layout; its exec
+// queues the DFTs on the plan's stream; destroying it while another device is current is a
+// fault (the library would free its memory on the wrong device).
+thread_local int t_current_device = 0;  // what cudaSetDevice / hipSetDevice set, per thread
+struct FakePlan {
+  int device;
+  int type = 0, rank = 0;
+  int64_t n[3] = {1, 1, 1};
+  int64_t batch = 1;
+  void* stream = nullptr;
+  void* work = nullptr;
+};
+std::mutex g_fft_plans_mu;  // the plan cache's own mutex orders calls; this guards the map
+std::map<int, FakePlan> g_fft_plans;
+int g_next_plan = 0;
+int64_t g_fft_plans_made = 0;
+
+int fake_plan_create(int* plan) {
+  std::lock_guard<std::mutex> lock(g_fft_plans_mu);
+  *plan = ++g_next_plan;
+  g_fft_plans[*plan] = FakePlan{t_current_device};
+  ++g_fft_plans_made;
+  return 0;
+}
+int fake_plan_destroy(int plan) {
+  std::lock_guard<std::mutex> lock(g_fft_plans_mu);
+  auto it = g_fft_plans.find(plan);
+  if (it == g_fft_plans.end()) return dla::gpu::kFftInvalidValue;
+  if (it->second.device != t_current_device)
+    dla::fake::record_fault("an FFT plan made on device " + std::to_string(it->second.device) +
+                            " was destroyed while device " + std::to_string(t_current_device) +
+                            " was current (its memory would be freed on the wrong device)");
+  g_fft_plans.erase(it);
+  return 0;
+}
+int fake_plan_auto_allocation(int, int) { return 0; }
+int fake_plan_make(int plan, int rank, long long* n, long long*, long long, long long, long long*, long long,
+                   long long, int type, long long batch, size_t* work) {
+  std::lock_guard<std::mutex> lock(g_fft_plans_mu);
+  FakePlan& p = g_fft_plans.at(plan);
+  p.type = type;
+  p.rank = rank;
+  for (int d = 0; d < rank; ++d) p.n[d] = n[d];
+  p.batch = batch;
+  *work = kFakeFftScratch;
+  return 0;
+}
+int fake_plan_set_stream(int plan, void* stream) {
+  std::lock_guard<std::mutex> lock(g_fft_plans_mu);
+  g_fft_plans.at(plan).stream = stream;
+  return 0;
+}
+int fake_plan_set_work_area(int plan, void* work) {
+  std::lock_guard<std::mutex> lock(g_fft_plans_mu);
+  g_fft_plans.at(plan).work = work;
+  return 0;
+}
+
+// Queues one transform of `plan` (its layout, stream and work area) on the plan's stream.
+int fake_plan_exec(int plan, int kind, void* in, void* out, int direction) {
+  FakePlan p;
+  {
+    std::lock_guard<std::mutex> lock(g_fft_plans_mu);
+    p = g_fft_plans.at(plan);
+  }
+  if (p.device != t_current_device) return dla::gpu::kFftInvalidValue;  // a plan of another device
+  const bool single = p.type == dla::gpu::kFftC2C || p.type == dla::gpu::kFftR2C || p.type == dla::gpu::kFftC2R;
+  DlaGpuFft job{};
+  job.kind = kind;
+  job.dtype = static_cast<int32_t>(single ? dla::ScalarType::Complex64 : dla::ScalarType::Complex128);
+  job.rank = p.rank;
+  job.direction = direction;
+  int64_t full = p.batch, half = p.batch;
+  for (int d = 0; d < p.rank; ++d) {
+    job.n[d] = p.n[d];
+    full *= p.n[d];
+    half *= d == p.rank - 1 ? p.n[d] / 2 + 1 : p.n[d];
+  }
+  job.batch = p.batch;
+  job.scale = 1.0;
+  const size_t real = single ? 4 : 8;
+  const size_t in_bytes = kind == DLA_GPU_FFT_R2C ? full * real : (kind == DLA_GPU_FFT_C2R ? half : full) * 2 * real;
+  std::shared_ptr<Queue> q;
+  Touch t;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    q = queue_of(p.device, p.stream);
+    if (!q) return dla::gpu::kFftInvalidValue;
+    job.in = t(in);
+    job.out = t(out);
+  }
+  char* work = static_cast<char*>(t(p.work));
+  auto shared = std::make_shared<DlaGpuFft>(job);
+  submit(q, [shared, work, single, in_bytes] {
+    std::memset(work, 0xa5, kFakeFftScratch);
+    if (single) host_fft<float>(*shared);
+    else host_fft<double>(*shared);
+    // rocFFT may overwrite the input of every out-of-place transform (cuFFT: of C2R only), so
+    // a core that hands it the caller's array is caught.
+    if (shared->in != shared->out) std::memset(shared->in, 0xff, in_bytes);
+  }, t, "an FFT");
+  return 0;
+}
+int fake_exec_c2c(int plan, void* in, void* out, int direction) { return fake_plan_exec(plan, DLA_GPU_FFT_C2C, in, out, direction); }
+int fake_exec_r2c(int plan, void* in, void* out) { return fake_plan_exec(plan, DLA_GPU_FFT_R2C, in, out, -1); }
+int fake_exec_c2r(int plan, void* in, void* out) { return fake_plan_exec(plan, DLA_GPU_FFT_C2R, in, out, 1); }
+
+const dla::gpu::FftLibrary<int>* fake_fft_library() {
+  static const dla::gpu::FftLibrary<int> library = {
+      &fake_plan_create, &fake_plan_destroy, &fake_plan_auto_allocation, &fake_plan_make,
+      &fake_plan_set_stream, &fake_plan_set_work_area, &fake_exec_c2c, &fake_exec_r2c, &fake_exec_c2r,
+      &fake_exec_c2c, &fake_exec_r2c, &fake_exec_c2r,
+  };
+  return &library;
+}
+dla::gpu::FftPlans<int>* g_fake_fft_cache = new dla::gpu::FftPlans<int>();
+
+// The backends' fft_async: the device made current, then the plan cache.
+int fake_fft_exec(int device, const DlaGpuFft& j, void* temp, size_t* temp_bytes, void* stream) {
+  t_current_device = device;
+  const int err = g_fake_fft_cache->exec(&fake_fft_library, device, j, temp, temp_bytes, stream);
+  return err > DLA_GPU_FFT_STATUS - 1000 && err <= DLA_GPU_FFT_STATUS ? kBadPointer : err;
+}
+
 int fft_async(int device, const DlaGpuFft* j, void* temp, size_t* temp_bytes, void* stream) {
   std::unique_lock<std::mutex> lock(g_mu);
   if (bad_device(device)) return kBadDevice;
@@ -651,22 +777,20 @@ int fft_async(int device, const DlaGpuFft* j, void* temp, size_t* temp_bytes, vo
   const size_t out_bytes = j->kind == DLA_GPU_FFT_C2R ? full * real : (j->kind == DLA_GPU_FFT_R2C ? half : full) * 2 * real;
   if (!in_device_block(j->in, in_bytes) || !in_device_block(j->out, out_bytes)) return kBadPointer;
   if (j->in != j->out && overlap_ranges(j->in, in_bytes, j->out, out_bytes)) return kBadPointer;
-  Touch t;
-  auto job = std::make_shared<DlaGpuFft>(*j);
-  job->in = t(j->in);
-  job->out = t(j->out);
-  void* scratch = t(temp);
-  const size_t scratch_bytes = *temp_bytes;
   log("fft", device, stream, reinterpret_cast<void*>(static_cast<uintptr_t>(j->batch)));
   lock.unlock();
-  submit(q, [job, scratch, scratch_bytes, single, in_bytes] {
-    std::memset(scratch, 0xa5, scratch_bytes);
-    if (single) host_fft<float>(*job);
-    else host_fft<double>(*job);
-    // rocFFT may overwrite the input of every out-of-place transform (cuFFT: of C2R only), so
-    // a core that hands it the caller's array is caught.
-    if (job->in != job->out) std::memset(job->in, 0xff, in_bytes);
-  }, t, "an FFT");
+  if (const int err = fake_fft_exec(device, *j, temp, temp_bytes, stream)) return err;
+  if (j->scale == 1.0) return kOk;
+  // The scaling a backend queues after the library's transform (gpu_ops.cu's scale kernel).
+  Touch t;
+  char* out = static_cast<char*>(t(j->out));
+  const double scale = j->scale;
+  submit(q, [out, out_bytes, single, scale] {
+    if (single)
+      for (size_t i = 0; i < out_bytes / 4; ++i) reinterpret_cast<float*>(out)[i] *= static_cast<float>(scale);
+    else
+      for (size_t i = 0; i < out_bytes / 8; ++i) reinterpret_cast<double*>(out)[i] *= scale;
+  }, t, "an FFT's scaling");
   return kOk;
 }
 
@@ -1172,6 +1296,10 @@ PYBIND11_MODULE(_fake_gpu, m) {
   m.def("free_async", [](uintptr_t address, int device, uintptr_t stream) {
     return free_async(device, reinterpret_cast<void*>(address), reinterpret_cast<void*>(stream));
   }, "The table's free_async, called directly (as a faulty core would): returns its error code.");
+  m.def("fft_plans", []() {
+    std::lock_guard<std::mutex> lock(g_fft_plans_mu);
+    return py::make_tuple(g_fft_plans.size(), g_fft_plans_made);
+  }, "(live FFT plans, plans made so far).");
   m.def("faults", []() { return dla::fake::faults(); },
         "Faults of queued work when it ran (use after free, ...), oldest first.");
   m.def("clear_faults", []() { dla::fake::clear_faults(); });

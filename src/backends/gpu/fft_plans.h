@@ -58,6 +58,9 @@ constexpr int kFftInvalidValue = 0x4;
 
 // The cached plans of one library, least recently used first out. A plan holds device memory
 // for its twiddle factors; destroying one frees it, which waits for the work queued with it.
+// A plan is destroyed only while its own device is current (the libraries free its memory on
+// the current device): one evicted by a call on another device waits in `retired_` until a
+// call on its device.
 template <class Plan>
 class FftPlans {
  public:
@@ -76,6 +79,7 @@ class FftPlans {
     std::lock_guard<std::mutex> lock(mu_);
     const FftLibrary<Plan>* c = load();
     if (!c) return DLA_GPU_LIBRARY_MISSING;
+    destroy_retired(*c, device);
     Key key{device, type_of(j, single), j.rank, {j.n[0], j.rank > 1 ? j.n[1] : 0, j.rank > 2 ? j.n[2] : 0}, j.batch};
     Cached* p = nullptr;
     if (int r = plan_for(*c, key, &p)) return DLA_GPU_FFT_STATUS - r;
@@ -138,7 +142,10 @@ class FftPlans {
       return r;
     }
     if (plans_->size() >= kMaxPlans) {
-      c.destroy(plans_->back().plan);
+      if (plans_->back().key.device == key.device)
+        c.destroy(plans_->back().plan);
+      else
+        retired_->push_back(plans_->back());
       plans_->pop_back();
     }
     plans_->push_front(Cached{key, plan, work});
@@ -146,8 +153,21 @@ class FftPlans {
     return 0;
   }
 
-  std::mutex mu_;  // guards the list, and orders the calls on a shared plan
+  // Destroys the retired plans of `device` (the current one).
+  void destroy_retired(const FftLibrary<Plan>& c, int device) {
+    for (auto it = retired_->begin(); it != retired_->end();) {
+      if (it->key.device != device) {
+        ++it;
+        continue;
+      }
+      c.destroy(it->plan);
+      it = retired_->erase(it);
+    }
+  }
+
+  std::mutex mu_;  // guards the lists, and orders the calls on a shared plan
   std::list<Cached>* plans_ = new std::list<Cached>();  // most recently used first; never destroyed at exit
+  std::list<Cached>* retired_ = new std::list<Cached>();  // evicted, waiting for their device
 };
 
 }  // namespace dla::gpu
