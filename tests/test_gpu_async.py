@@ -188,6 +188,8 @@ def test_without_peer_access_copies_between_devices_go_through_pinned_memory(fak
 # ---- the fake itself ----------------------------------------------------------------------------
 
 def test_device_memory_cannot_be_read_from_the_host():
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
+        pytest.skip("AddressSanitizer catches the child's fault itself, and counts it as its report")
     child = (
         "import ctypes, numpy as np, dlarray, dlarray._fake_gpu as fg\n"
         "if 'rocm' in dlarray._core._backends(): dlarray._core._uninstall_gpu_backend('rocm')\n"
