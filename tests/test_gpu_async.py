@@ -8,14 +8,12 @@ default stream's ordering)."""
 import gc
 import operator
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import dlarray as dl
-from helpers.gpu_util import clean, host  # noqa: F401  (clean: autouse, fresh log per test)
+from helpers.gpu_util import clean, host, run_with_fake_gpu  # noqa: F401  (clean: autouse, fresh log per test)
 
 
 @pytest.fixture
@@ -190,17 +188,11 @@ def test_without_peer_access_copies_between_devices_go_through_pinned_memory(fak
 def test_device_memory_cannot_be_read_from_the_host():
     if "asan" in os.environ.get("LD_PRELOAD", ""):
         pytest.skip("AddressSanitizer catches the child's fault itself, and counts it as its report")
-    child = (
-        "import ctypes, numpy as np, dlarray, dlarray._fake_gpu as fg\n"
-        "if 'rocm' in dlarray._core._backends(): dlarray._core._uninstall_gpu_backend('rocm')\n"
-        "fg.install()\n"
+    out = run_with_fake_gpu(
+        "import ctypes, numpy as np\n"
         "x = dlarray.asarray(np.arange(4.0), device='rocm:0')\n"
         "print('ready', flush=True)\n"
-        "print(ctypes.c_double.from_address(x._data_ptr).value)\n"
-    )
-    root = os.path.dirname(os.path.dirname(os.path.abspath(dl.__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=120)
+        "print(ctypes.c_double.from_address(x._data_ptr).value)\n")
     assert out.stdout.startswith("ready") and out.returncode != 0, (out.returncode, out.stdout, out.stderr[-500:])
 
 

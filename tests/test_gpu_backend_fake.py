@@ -99,25 +99,17 @@ def test_host_memory_running_out_under_the_fakes_capacity_is_memory_error():
     # limit, in a child), the fake answers out of memory, as a GPU would (it returned NULL, and
     # the fill that followed crashed).
     import os
-    import subprocess
-    import sys
+    from helpers.gpu_util import run_with_fake_gpu
     pytest.importorskip("dlarray._fake_gpu", exc_type=ModuleNotFoundError)
     if "asan" in os.environ.get("LD_PRELOAD", ""):
         pytest.skip("AddressSanitizer reserves more address space than the limit allows")
-    child = (
-        "import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
-        "import dlarray, dlarray._fake_gpu as fg\n"
-        "if 'rocm' in dlarray._core._backends(): dlarray._core._uninstall_gpu_backend('rocm')\n"
-        "fg.install()\n"
+    out = run_with_fake_gpu(
         "for make in (lambda: dlarray.zeros(2**30, device='rocm:0'), lambda: dlarray.ones(2**30, device='rocm_host:0')):\n"
         "    try:\n"
         "        make()\n"
         "    except MemoryError as e:\n"
-        "        print('MemoryError', e)\n"
-    )
-    root = os.path.dirname(os.path.dirname(os.path.abspath(dlarray.__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=120)
+        "        print('MemoryError', e)\n",
+        preamble="import resource; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n")
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.count("MemoryError") == 2 and "rocm:0" in out.stdout, out.stdout
 

@@ -2,6 +2,9 @@
 device a test body shared by the fake backend and real GPUs runs on (on(), GpuDevice, the
 gpu_device fixture of tests/conftest.py), and small tools (host copies, threads, test data)."""
 import gc
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -54,6 +57,17 @@ def fake_gpu_backend():
     _core._uninstall_gpu_backend("rocm")
     if real:
         dlarray._rocm._install()
+
+
+def run_with_fake_gpu(code, preamble=""):
+    """Runs `code` in a child Python that imports this dlarray and installs the fake backend as
+    rocm:0 and rocm:1 (after `preamble`, e.g. a resource limit); returns the CompletedProcess."""
+    child = (preamble + "import dlarray, dlarray._fake_gpu as fg\n"
+             "if 'rocm' in dlarray._core._backends(): dlarray._core._uninstall_gpu_backend('rocm')\n"
+             "fg.install()\n" + code)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(dlarray.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    return subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=120)
 
 
 def fresh_log_and_streams(fake):
