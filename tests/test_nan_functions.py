@@ -290,3 +290,95 @@ def test_all_nan_on_the_fake_gpu(fake):
     compare(got, np.array([np.nan, 3.0]))
     with pytest.raises(ValueError, match="All-NaN"):
         dl.nanargmin(dl.asarray(a, device="rocm:0"), axis=0)
+
+
+# ---- the one-pass NaN-skipping fold (the CPU's FoldOp::NanMax / NanMin) -------------------------
+
+def exact_both(name, a, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return host(getattr(dl, name)(dl.asarray(a), **kwargs)), getattr(np, name)(a, **kwargs)
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [1, 31, 32, 33, 63, 64, 65, 257, 1000, 4099])
+@pytest.mark.parametrize("fraction", [0.0, 0.01, 0.5, 0.99])
+def test_one_pass_rows_equal_numpy_exactly(name, dtype, n, fraction):
+    # Rows on both sides of the vector body's thresholds (32 float64 / 64 float32 elements and
+    # whole blocks of 8 vectors), with NaN first, last, and scattered.
+    a = with_nans((n,), dtype, fraction=fraction, seed=n)
+    for b in (a, np.concatenate([[np.nan], a]).astype(dtype), np.concatenate([a, [np.nan]]).astype(dtype)):
+        got, want = exact_both(name, b)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_one_pass_infinities_and_all_nan_rows(name, dtype):
+    # The vector lanes start at -inf (+inf): a true infinity, a row of only infinities and an
+    # all-NaN row must each come out as NumPy's.
+    rows = np.full((6, 300), np.nan, dtype=dtype)
+    rows[1, 17] = -np.inf
+    rows[2, 290] = np.inf
+    rows[3, :] = -np.inf
+    rows[4, :] = np.inf
+    rows[4, ::3] = np.nan
+    rows[5, 100] = 2.5
+    with pytest.warns(RuntimeWarning, match="All-NaN slice"):
+        got = host(getattr(dl, name)(dl.asarray(rows), axis=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = getattr(np, name)(rows, axis=1)
+    np.testing.assert_array_equal(got, want)
+    assert np.isnan(got[0]) and not np.isnan(got[1:]).any()
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("layout", ["c", "f", "strided", "reversed"])
+def test_one_pass_layouts_and_axes(name, dtype, axis, layout):
+    a = with_nans((300, 257), dtype, fraction=0.05, seed=3)
+    a[:, 5] = np.nan  # an all-NaN column
+    a = {"c": a, "f": np.asfortranarray(a), "strided": a[::2, 1::3], "reversed": a[::-1, ::-1]}[layout]
+    for keepdims in (False, True):
+        got, want = exact_both(name, a, axis=axis, keepdims=keepdims)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin"])
+def test_one_pass_large_enough_for_threads(name):
+    # 2 * 10^6 elements: above the fold's threading threshold, into one element and along rows.
+    a = with_nans((2000, 1000), np.float64, fraction=0.01, seed=11)
+    for axis in (None, 0, 1):
+        got, want = exact_both(name, a, axis=axis)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["nanmax", "nanmin"])
+@pytest.mark.parametrize("dtype", [np.float16, "bfloat16"])
+def test_one_pass_half_precision(name, dtype):
+    ml_dtypes = pytest.importorskip("ml_dtypes") if dtype == "bfloat16" else None
+    np_dtype = ml_dtypes.bfloat16 if ml_dtypes else np.float16
+    a = with_nans((7, 200), np.float32, fraction=0.1, seed=5)
+    a[2] = np.nan
+    a = a.astype(np_dtype)
+    with pytest.warns(RuntimeWarning, match="All-NaN slice"):
+        got = getattr(dl, name)(dl.asarray(a), axis=1)
+    assert got.dtype == (dl.bfloat16 if ml_dtypes else dl.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = getattr(np, name)(a.astype(np.float32), axis=1)
+    np.testing.assert_array_equal(host(dl.astype(got, dl.float32)), want)
+
+
+def test_one_pass_kernel_rejects_integers_and_empty_input():
+    with pytest.raises(TypeError, match="real floating"):
+        dl._core._nan_extreme(dl.asarray([1, 2, 3]), None, False, True)
+    with pytest.raises(ValueError, match="no elements"):
+        dl._core._nan_extreme(dl.asarray(np.zeros((0, 3))), 0, False, False)
+    np.testing.assert_array_equal(host(dl._core._nan_extreme(dl.asarray(np.zeros((0, 3))), 1, False, False)),
+                                  np.zeros(0))

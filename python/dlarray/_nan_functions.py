@@ -4,7 +4,9 @@ nanargmin and nancumsum, with NumPy's semantics.
 Composed from isnan, where, count_nonzero and the plain reductions, so they run on every device.
 Each float function first asks whether x holds a NaN at all (one boolean pass and an `any`; for
 nanmax and nanmin, whose plain reductions propagate NaN, the plain result itself): when it does
-not, the plain reduction runs on x itself and the NaN-filling copy is skipped.
+not, the plain reduction runs on x itself and the NaN-filling copy is skipped. nanmax and nanmin
+of real floating x run as one NaN-skipping fold in C++ where the device's backend has it (the
+CPU's); elsewhere they are composed as the others are.
 Integer and boolean input cannot hold NaN: it goes to the plain function, as in NumPy.
 Complex input: an element is NaN when either part is (isnan's rule, as NumPy's).
 """
@@ -190,8 +192,17 @@ def _nanvar(x, axis, correction, keepdims, fname):
 def _nan_extreme(x, axis, keepdims, fname, reduce, fill):
     check_array(x, fname)
     axes = _axes(x, axis, fname)
-    # max and min propagate NaN: a result without NaN is already the answer (one pass, as NumPy's
-    # fmax.reduce); dlarray.max's own errors for empty and complex input come from here too.
+    if _core.isdtype(x.dtype, "real floating"):
+        try:  # one NaN-skipping pass where the device's backend has it (the CPU's)
+            result = _core._nan_extreme(x, axes, keepdims, fname == "nanmax")
+        except NotImplementedError:
+            pass
+        else:
+            if bool(_core.any(_core.isnan(result))):  # a slice is NaN only when all of it is
+                warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+            return result
+    # max and min propagate NaN: a result without NaN is already the answer; dlarray.max's own
+    # errors for empty and complex input come from here too.
     result = reduce(x, axis=axes, keepdims=keepdims)
     if not _is_inexact(x) or not bool(_core.any(_core.isnan(result))):
         return result

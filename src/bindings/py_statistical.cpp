@@ -151,6 +151,18 @@ void bind_statistical(pyb::module_& m) {
       pyb::arg("x"), pyb::arg("weights"), pyb::arg("bins"),
       "_tally(x, weights, bins)\n--\n\nbincount's counts (or float64 weight sums) of x's int32/int64 values in "
       "[0, bins) (dlarray.bincount and histogram; NotImplementedError where the device has no kernel).");
+  m.def(
+      "_nan_extreme",
+      [](pyb::handle x_h, pyb::handle axis, pyb::handle keepdims_h, bool is_max) {
+        const char* fname = is_max ? "nanmax" : "nanmin";
+        const Array& x = unwrap(x_h, is_max ? "nanmax: x" : "nanmin: x");
+        const Dims axes = reduction_axes_arg(axis.ptr(), x.ndim(), fname);
+        const bool keepdims = bool_arg(keepdims_h.ptr(), fname, "keepdims");
+        return wrap(maybe_without_gil(x, [&] { return nan_extreme(x, axes, keepdims, is_max); }));
+      },
+      pyb::arg("x"), pyb::arg("axis"), pyb::arg("keepdims"), pyb::arg("is_max"),
+      "_nan_extreme(x, axis, keepdims, is_max)\n--\n\nnanmax (is_max) or nanmin of a real floating x in one "
+      "NaN-skipping pass (dlarray.nanmax and nanmin; NotImplementedError where the device has no such fold).");
 }
 
 }  // namespace dla::py

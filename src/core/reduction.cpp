@@ -68,7 +68,7 @@ Array fold_keepdims(FoldOp op, const Array& x, const Dims& axes, const char* fna
   Array out = Array::empty(out_shape, x.dtype(), x.device());
   if (out.size() == 0) return out;
   if (m == 0) {
-    if (op == FoldOp::Max || op == FoldOp::Min)
+    if (op != FoldOp::Sum && op != FoldOp::Prod)
       throw ValueError(std::string(fname) + ": the reduction covers no elements and " + fname +
                        " has no identity value");
     fill(out, Scalar::of_int(op == FoldOp::Prod ? 1 : 0));
@@ -254,6 +254,21 @@ Array scan(ReduceOpId op, const Array& x, bool has_axis, int64_t axis, const DTy
   cast_into(body, x);
   if (shape[a] > 1) kernels_for(out, info.name).scan(info.fold, out, a);
   return out;
+}
+
+Array nan_extreme(const Array& x, const Dims& axes, bool keepdims, bool is_max) {
+  const char* fname = is_max ? "nanmax" : "nanmin";
+  if (!is_floating(x.dtype().scalar) && half_of(x.dtype()) == Half::None)
+    throw TypeError(std::string(fname) + ": the NaN-skipping fold takes a real floating array, got " + x.dtype().name());
+  if (half_of(x.dtype()) != Half::None) {  // exact in float32: the extreme is one of the elements
+    const Array out = nan_extreme(cast_to(x, of(ScalarType::Float32)), axes, keepdims, is_max);
+    return cast_to(out, x.dtype());
+  }
+  if (!kernels_for(x, fname).folds_skipping_nan)
+    throw NotImplementedError(std::string(fname) + "'s one-pass fold on device '" + x.device().str() +
+                              "' is not available yet");
+  const Array out = fold_keepdims(is_max ? FoldOp::NanMax : FoldOp::NanMin, x, axes, fname);
+  return keepdims ? out : drop_axes(out, axes);
 }
 
 Array tally(const Array& x, const Array* weights, int64_t bins) {

@@ -30,6 +30,9 @@ struct ReductionKernels {
   // and 1-d, out zeroed. False, with out unspecified, when some x[i] is outside
   // [0, out.size()). Null where a backend has none (Python then counts through a sort).
   bool (*tally)(const Array& out, const Array& x, const Array* weights) = nullptr;
+  // Whether `fold` runs FoldOp::NanMax and NanMin on float32 and float64 (nan_extreme below);
+  // elsewhere Python composes nanmax and nanmin from isnan, where and max.
+  bool folds_skipping_nan = false;
 };
 
 // A keepdims-shaped result without the axes where reduced[d] (a view).
@@ -47,6 +50,11 @@ Array reduce(ReduceOpId op, const Array& x, const Dims& axes, bool keepdims, con
 // in x, which must lie in [0, bins) (ValueError otherwise), on x's device. NotImplementedError
 // where the device's backend has no tally kernel.
 Array tally(const Array& x, const Array* weights, int64_t bins);
+
+// nanmax (is_max) or nanmin of real floating x over `axes` (normalized and distinct) in one
+// pass: NaN is skipped, and a slice is NaN only when all of it is. ValueError for a reduction
+// over no elements (as max); NotImplementedError where x's backend has no NaN-skipping fold.
+Array nan_extreme(const Array& x, const Dims& axes, bool keepdims, bool is_max);
 
 // Scan form. has_axis false means "the only axis" (x must be 1-d).
 Array scan(ReduceOpId op, const Array& x, bool has_axis, int64_t axis, const DType* dtype, bool include_initial);

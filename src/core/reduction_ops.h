@@ -20,8 +20,10 @@ enum class ReduceForm : uint8_t {
   Scan,    // running Fold along one axis (cumulative_sum, cumulative_prod)
 };
 
-// Which fold a Fold, Mean or Scan runs (also the CPU kernel table's index).
-enum class FoldOp : uint8_t { Sum, Prod, Max, Min, kCount };
+// Which fold a Fold, Mean or Scan runs (also the CPU kernel table's index). NanMax and NanMin
+// skip NaN (C's fmax/fmin: NaN only where every element is NaN): nanmax's and nanmin's one pass,
+// run only by backends whose ReductionKernels::folds_skipping_nan says so.
+enum class FoldOp : uint8_t { Sum, Prod, Max, Min, NanMax, NanMin, kCount };
 
 enum class ReduceOut : uint8_t {
   Accumulate,  // the `dtype` argument, else x's dtype widened as sum/prod/cumulative_* state:
