@@ -84,6 +84,8 @@ DRAWS = [
     ("integers", lambda g, d: g.integers(-1000, 10**12, size=999, device=d)),
     ("integers uint8", lambda g, d: g.integers(0, 256, size=999, dtype=dl.uint8, device=d)),
     ("integers full uint64", lambda g, d: g.integers(0, 2**64, size=99, dtype=dl.uint64, device=d)),
+    ("integers 32-bit rejecting", lambda g, d: g.integers(0, 3 * 2**30 + 1, size=999, device=d)),
+    ("integers 2**32", lambda g, d: g.integers(-2**31, 2**31, size=99, device=d)),
     ("permutation", lambda g, d: g.permutation(500, device=d)),
     ("choice p", lambda g, d: g.choice(10, size=300, p=[0.1] * 10, device=d)),
     ("choice no replace p", lambda g, d: g.choice(50, size=20, replace=False, p=np.full(50, 0.02), device=d)),
@@ -178,7 +180,8 @@ def test_exponential_distribution(dtype):
     assert stats.kstest(x, stats.expon(scale=2).cdf).pvalue > 1e-3
 
 
-@pytest.mark.parametrize("low,high", [(0, 3), (-7, 7), (10, 10 + 1000), (0, 2**40 + 3)])
+@pytest.mark.parametrize("low,high", [(0, 3), (-7, 7), (10, 10 + 1000), (0, 3 * 2**30 + 1), (0, 2**32),
+                                      (0, 2**40 + 3)])
 def test_integers_are_uniform(low, high):
     stats = scipy_stats()
     x = host(dl.random.default_rng(4).integers(low, high, size=N))
@@ -188,6 +191,47 @@ def test_integers_are_uniform(low, high):
         assert stats.chisquare(counts).pvalue > 1e-3
     else:
         assert stats.kstest((x - low) / (high - low), "uniform").pvalue > 1e-3
+
+
+def lemire_reference(key, stream, counter, low, span, count):
+    """integers' first `count` values for span <= 2**32, from the bare Philox block function:
+    lane i % 4 of block counter + i // 4, Lemire's multiply-and-reject on 32-bit words, a
+    rejected word redrawn from the same block and lane with the attempt in the counter's third
+    word (core/philox.h's rule, written again here in Python)."""
+    out = []
+    for i in range(count):
+        block, lane = counter + i // 4, i % 4
+        for attempt in range(0, 65):
+            w = _core._philox4x32_10(block & 0xFFFFFFFF, block >> 32, attempt, stream,
+                                     key & 0xFFFFFFFF, key >> 32)[lane]
+            product = w * span
+            if span == 2**32 or (product & 0xFFFFFFFF) >= (2**32 - span) % span or attempt == 64:
+                break
+        out.append(low + (product >> 32))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("low,span", [(0, 1000), (-5, 3 * 2**30 + 1), (7, 2**32 - 1), (-2**31, 2**32)])
+def test_small_range_integers_follow_the_rule(low, span):
+    # The vector loop of the CPU kernel, its rejected elements and the threads against the rule.
+    g = dl.random.default_rng(321)
+    g.random(5)  # a counter that is not at a block boundary's start
+    bg = g.bit_generator
+    key, stream, counter = bg._key, bg._stream, bg._counter
+    before = _core._num_threads()
+    try:
+        for threads in (1, 2):
+            _core._set_num_threads(threads)
+            g2 = dl.random.default_rng(321)
+            g2.random(5)
+            big = host(g2.integers(low, low + span, size=600_003))
+            np.testing.assert_array_equal(big[:301], lemire_reference(key, stream, counter, low, span, 301))
+            if threads == 1:
+                first = big
+            np.testing.assert_array_equal(big, first)
+    finally:
+        _core._set_num_threads(before)
+    assert big.min() >= low and big.max() < low + span
 
 
 def test_integers_endpoint_and_dtypes():

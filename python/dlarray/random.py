@@ -241,7 +241,8 @@ class Generator:
     def integers(self, low: int, high: Optional[int] = None, size: Size = None, dtype: Any = None,
                  endpoint: bool = False, *, device: Any = None):
         """Uniform integers in [low, high) (or [low, high] with endpoint=True; [0, low) when high
-        is None), without bias (Lemire's multiply-and-reject on 64-bit words)."""
+        is None), without bias (Lemire's multiply-and-reject, on 32-bit words for ranges up to 2**32
+        and on 64-bit words beyond)."""
         dt = _core.int64 if dtype is None else dtype
         name = getattr(dt, "name", dt)
         if name == "bool":

@@ -27,7 +27,8 @@ enum Kind : int32_t {
   kUniform = 1,      // a + b * u, u in [0, 1) with `bits` random bits (L = 4 for bits <= 32, else 2)
   kNormal = 2,       // a + b * z, z standard normal by Box-Muller (pairs; L = 4 or 2 as uniform)
   kExponential = 3,  // b * e, e standard exponential: -log(u), u in (0, 1] (L as uniform)
-  kIntegers = 4,     // low + r mod 2^64, r uniform in [0, range) (range 0: all of 2^64); L = 2
+  kIntegers = 4,     // low + r mod 2^64, r uniform in [0, range) (range 0: all of 2^64); L = 4 for
+                     // range <= 2^32 (32-bit lanes), else 2
 };
 
 // One draw: what the kernels need besides the output.
@@ -46,7 +47,8 @@ static_assert(sizeof(RandomJob) == 64, "RandomJob must fit the GPU job's scalars
 
 // Values per counter block for a draw.
 DLA_HOST_DEVICE inline int lanes(const RandomJob& j) {
-  if (j.kind == kBits || j.kind == kIntegers) return 2;
+  if (j.kind == kBits) return 2;
+  if (j.kind == kIntegers) return j.range != 0 && j.range <= (uint64_t(1) << 32) ? 4 : 2;
   return j.bits <= 32 ? 4 : 2;
 }
 
@@ -116,17 +118,30 @@ DLA_HOST_DEVICE inline double double_of(uint64_t u) {
 
 // ---- the elementary functions -----------------------------------------------------------------
 
+// An integer w <= 2^53 as a double, exactly (the value static_cast gives), from bit operations
+// and IEEE additions that vector units have: x86 has no 64-bit integer conversion below
+// AVX-512, so this keeps the CPU's transform loops vectorizable. Each 32-bit half is the low
+// mantissa of 2^52 + half, less 2^52.
+DLA_HOST_DEVICE inline double exact_double(uint64_t w) {
+  constexpr uint64_t kTwo52 = 0x4330000000000000ull;  // the bits of 2^52
+  const double hi = ieee_add(double_of(kTwo52 | (w >> 32)), -4503599627370496.0);
+  const double lo = ieee_add(double_of(kTwo52 | (w & 0xFFFFFFFFull)), -4503599627370496.0);
+  return ieee_add(ieee_mul(hi, 4294967296.0), lo);
+}
+
 // log(x) for a positive normal x: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), then
 // log(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.1716, by its series to s^21 (the first
-// term left out is below 2^-60 of the sum); e * log(2) in two parts. Within a few ulp.
+// term left out is below 2^-60 of the sum); e * log(2) in two parts. Within a few ulp. Written
+// without branches (the halving of m is integer arithmetic), so that loops over it vectorize.
 DLA_HOST_DEVICE inline double log_positive(double x) {
   const uint64_t u = bits_of(x);
-  int e = static_cast<int>(u >> 52) - 1023;
-  double m = double_of((u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);  // [1, 2)
-  if (m > 1.4142135623730951) {
-    m = ieee_mul(m, 0.5);
-    e += 1;
-  }
+  // m = x's mantissa in [1, 2), halved (exponent 1022 instead of 1023, exact) above sqrt(2),
+  // whose mantissa bits are compared as integers (the same order as the doubles in [1, 2)).
+  const uint64_t mantissa = u & 0x000FFFFFFFFFFFFFull;
+  const uint64_t halve = mantissa > 0x6A09E667F3BCDull ? 1 : 0;  // 1.4142135623730951
+  const double m = double_of(mantissa | ((0x3FFull - halve) << 52));
+  // e = biased exponent - 1023 (+1 when halved), a small integer: exact as a double.
+  const double de = ieee_add(exact_double((u >> 52) + halve), -1023.0);
   const double f = ieee_add(m, -1.0);  // exact (Sterbenz)
   const double s = ieee_div(f, ieee_add(f, 2.0));
   const double z = ieee_mul(s, s);
@@ -145,7 +160,6 @@ DLA_HOST_DEVICE inline double log_positive(double x) {
   const double log_m = ieee_add(two_s, ieee_mul(ieee_mul(two_s, z), p));  // 2s + 2s * z * p
   const double ln2_hi = 6.93147180369123816490e-01;  // 0x3FE62E42FEE00000: e * ln2_hi is exact
   const double ln2_lo = 1.90821492927058770002e-10;
-  const double de = static_cast<double>(e);
   return ieee_add(ieee_mul(de, ln2_hi), ieee_add(ieee_mul(de, ln2_lo), log_m));
 }
 
@@ -180,17 +194,18 @@ DLA_HOST_DEVICE inline void sincos_small(double a, double& s, double& c) {
 DLA_HOST_DEVICE inline void sincos_turn(uint64_t w, int bits, double& s, double& c) {
   const int shift = bits - 2;  // 4u = w / 2^shift
   const uint64_t q = (w + (uint64_t(1) << (shift - 1))) >> shift;
-  const int64_t f = static_cast<int64_t>(w) - static_cast<int64_t>(q << shift);
+  // f = w - q * 2^shift, |f| <= 2^50, as a double through f + 2^51 (exact_double's range).
+  const double f = ieee_add(exact_double(w - (q << shift) + (uint64_t(1) << 51)), -2251799813685248.0);
   const double scale = double_of(static_cast<uint64_t>(1023 - shift) << 52);  // 2^-shift
-  const double a = ieee_mul(ieee_mul(static_cast<double>(f), scale), 1.5707963267948966);
+  const double a = ieee_mul(ieee_mul(f, scale), 1.5707963267948966);
   double sa, ca;
   sincos_small(a, sa, ca);
-  switch (q & 3) {
-    case 0: s = sa; c = ca; break;
-    case 1: s = ca; c = -sa; break;
-    case 2: s = -sa; c = -ca; break;
-    default: s = -ca; c = sa; break;
-  }
+  // q quarter turns, without branches: (s, c) = (sa, ca), (ca, -sa), (-sa, -ca), (-ca, sa) for
+  // q & 3 = 0 .. 3; a negation is the sign bit flipped, as unary minus does.
+  const bool odd = (q & 1) != 0;
+  const double s0 = odd ? ca : sa, c0 = odd ? sa : ca;
+  s = double_of(bits_of(s0) ^ ((q & 2) << 62));
+  c = double_of(bits_of(c0) ^ (((q + 1) & 2) << 62));
 }
 
 // ---- from bits to values ----------------------------------------------------------------------
@@ -206,32 +221,41 @@ DLA_HOST_DEVICE inline double inverse_power_of_two(int bits) {
   return double_of(static_cast<uint64_t>(1023 - bits) << 52);
 }
 
-// kNormal: Box-Muller over the lane pair (first, first + 1): the first uniform, in (0, 1], gives
+// The values of a draw from its `bits`-bit integers w (lane_integer's), one function per kind;
+// the CPU kernel runs them over arrays of integers, the GPU per element, through real_lane.
+// kUniform: a + b * u, u = w / 2^bits in [0, 1).
+DLA_HOST_DEVICE inline double uniform_value(const RandomJob& j, uint64_t w) {
+  const double u = ieee_mul(exact_double(w), inverse_power_of_two(j.bits));
+  return ieee_add(j.a, ieee_mul(j.b, u));
+}
+// kExponential: -b * log(u), u = (w + 1) / 2^bits in (0, 1]: never log(0).
+DLA_HOST_DEVICE inline double exponential_value(const RandomJob& j, uint64_t w) {
+  const double u = ieee_mul(exact_double(w + 1), inverse_power_of_two(j.bits));
+  return ieee_add(0.0, -ieee_mul(j.b, log_positive(u)));  // (+0 for u = 1, not -0)
+}
+// kNormal: Box-Muller over a lane pair: the first uniform, (w1 + 1) / 2^bits in (0, 1], gives
 // the radius, the second the angle; the even lane takes the cosine, the odd one the sine.
-DLA_HOST_DEVICE inline void normal_pair(const RandomJob& j, const Block& r, int first, double& even, double& odd) {
-  const int L = lanes(j);
-  const double ulp = inverse_power_of_two(j.bits);
-  const double u1 = ieee_mul(static_cast<double>(lane_integer(r, first, j.bits, L) + 1), ulp);
+DLA_HOST_DEVICE inline void normal_pair_value(const RandomJob& j, uint64_t w1, uint64_t w2, double& even,
+                                              double& odd) {
+  const double u1 = ieee_mul(exact_double(w1 + 1), inverse_power_of_two(j.bits));
   const double radius = ieee_sqrt(ieee_mul(-2.0, log_positive(u1)));
   double s, c;
-  sincos_turn(lane_integer(r, first + 1, j.bits, L), j.bits, s, c);
+  sincos_turn(w2, j.bits, s, c);
   even = ieee_add(j.a, ieee_mul(j.b, ieee_mul(radius, c)));
   odd = ieee_add(j.a, ieee_mul(j.b, ieee_mul(radius, s)));
+}
+
+// kNormal over the lane pair (first, first + 1) of block r.
+DLA_HOST_DEVICE inline void normal_pair(const RandomJob& j, const Block& r, int first, double& even, double& odd) {
+  const int L = lanes(j);
+  normal_pair_value(j, lane_integer(r, first, j.bits, L), lane_integer(r, first + 1, j.bits, L), even, odd);
 }
 
 // The floating-point value of lane `lane` of block r (kinds kUniform, kNormal, kExponential).
 DLA_HOST_DEVICE inline double real_lane(const RandomJob& j, const Block& r, int lane) {
   const int L = lanes(j);
-  const double ulp = inverse_power_of_two(j.bits);
-  if (j.kind == kUniform) {
-    const double u = ieee_mul(static_cast<double>(lane_integer(r, lane, j.bits, L)), ulp);
-    return ieee_add(j.a, ieee_mul(j.b, u));
-  }
-  if (j.kind == kExponential) {
-    // u in (0, 1]: never log(0).
-    const double u = ieee_mul(static_cast<double>(lane_integer(r, lane, j.bits, L) + 1), ulp);
-    return ieee_add(0.0, -ieee_mul(j.b, log_positive(u)));  // (+0 for u = 1, not -0)
-  }
+  if (j.kind == kUniform) return uniform_value(j, lane_integer(r, lane, j.bits, L));
+  if (j.kind == kExponential) return exponential_value(j, lane_integer(r, lane, j.bits, L));
   double even, odd;
   normal_pair(j, r, lane & ~1, even, odd);
   return (lane & 1) ? odd : even;
@@ -246,17 +270,31 @@ DLA_HOST_DEVICE inline uint64_t mul_high(uint64_t x, uint64_t y) {
 }
 
 // kIntegers: low + r, r uniform in [0, range), by Lemire's multiply-and-reject ("Fast random
-// integer generation in an interval", 2019). A rejected word is redrawn from the same block
-// and lane with the counter's third word counting the attempts, so every element's value
-// still depends on its index alone. After 64 rejections (probability below 2^-64) the last
-// draw is kept.
+// integer generation in an interval", 2019), on a 32-bit lane when range <= 2^32 (four values
+// per block, lanes() == 4) and on a 64-bit word otherwise. The rejection threshold 2^k mod range
+// (a division) is computed only when the product's low part falls below range, as Lemire
+// does: a product at or above range is accepted whatever the threshold. A rejected word is
+// redrawn from the same block and lane with the counter's third word counting the attempts,
+// so every element's value still depends on its index alone. After 64 rejections
+// (probability below 2^-64) the last draw is kept.
 DLA_HOST_DEVICE inline uint64_t integer_lane(const RandomJob& j, Block r, uint64_t block, int lane) {
   if (j.range == 0) return j.low + word64(r, lane);
-  const uint64_t threshold = (0 - j.range) % j.range;  // 2^64 mod range
+  if (j.range <= (uint64_t(1) << 32)) {  // lanes(j) == 4
+    if (j.range == (uint64_t(1) << 32)) return j.low + r.w[lane];
+    for (uint32_t attempt = 1;; ++attempt) {
+      const uint64_t product = static_cast<uint64_t>(r.w[lane]) * j.range;
+      const uint32_t product_low = static_cast<uint32_t>(product);
+      if (product_low >= j.range || attempt > 64) return j.low + (product >> 32);
+      const uint32_t range32 = static_cast<uint32_t>(j.range);
+      if (product_low >= (0u - range32) % range32) return j.low + (product >> 32);  // 2^32 mod range
+      r = block_at(j, block, attempt);
+    }
+  }
   for (uint32_t attempt = 1;; ++attempt) {
     const uint64_t w = word64(r, lane);
     const uint64_t product_low = w * j.range;
-    if (product_low >= threshold || attempt > 64) return j.low + mul_high(w, j.range);
+    if (product_low >= j.range || attempt > 64) return j.low + mul_high(w, j.range);
+    if (product_low >= (0 - j.range) % j.range) return j.low + mul_high(w, j.range);  // 2^64 mod range
     r = block_at(j, block, attempt);
   }
 }
