@@ -115,7 +115,7 @@ def bincount(x: _core.Array, /, weights: Optional[_core.Array] = None,
             raise TypeError("bincount: Cannot cast array data from "
                             f"dtype('{_dtype_name(weights.dtype)}') to dtype('float64') "
                             "according to the rule 'safe'")
-        weights = _core.astype(weights, _core.float64)
+        weights = _core.astype(weights, _core.float64, copy=False)
     if x.size == 0:  # int64 even with weights, as NumPy's
         return _core.zeros(minlength, dtype=_core.int64, device=x.device)
     result_dtype = _core.int64 if weights is None else _core.float64
