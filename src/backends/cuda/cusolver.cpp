@@ -144,25 +144,7 @@ struct CusolverTag;  // cuSOLVER's own handle pool (backends/gpu/handle_pool.h)
 
 int cusolver_run(int device, const DlaGpuSolver& job, void* temp, size_t* temp_bytes, void* stream,
                  std::vector<unsigned char>* host_work) {
-  if (device < 0 || device >= gpu::kMaxHandleDevices) return DLA_GPU_SOLVER_STATUS - kEnums.invalid_value;
-  if (int err = gpu::dense_solver_check(kEnums, job, /*has_geev*/ true)) return err;
-  const Cusolver* c = cusolver();
-  if (!c) return DLA_GPU_LIBRARY_MISSING;
-  gpu::BoundHandle b;
-  auto create = [c](gpu::BoundHandle* fresh) {  // binds the handle to the current device
-    if (Status s = c->create(&fresh->h)) return s;
-    if (Status s = c->create_params(&fresh->p)) return s;
-    // gesvdjBatched's parameters (defaults: tolerance at machine precision, 100 sweeps, sorted);
-    // without them svd takes the per-matrix routine.
-    if (c->r.create_gesvdj_info && c->r.create_gesvdj_info(&fresh->svdj) != 0) fresh->svdj = nullptr;
-    // A cuBLAS handle for the batched LU; without one such stacks take the per-matrix routines.
-    if (c->blas_set_stream && c->blas_create(&fresh->blas) != 0) fresh->blas = nullptr;
-    return 0;
-  };
-  if (Status s = gpu::HandlePool<CusolverTag>::get(device, &b, create)) return DLA_GPU_SOLVER_STATUS - s;
-  if (Status s = c->set_stream(b.h, stream)) return DLA_GPU_SOLVER_STATUS - s;
-  if (b.blas && c->blas_set_stream(b.blas, stream) != 0) b.blas = nullptr;  // this call loops instead
-  return gpu::dense_solver_run(c->r, kEnums, b, job, temp, temp_bytes, stream, host_work);
+  return gpu::run_vendor_solver<CusolverTag>(&cusolver, kEnums, device, job, temp, temp_bytes, stream, host_work);
 }
 
 const char* cusolver_status_name(int status) {

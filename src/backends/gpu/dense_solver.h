@@ -120,4 +120,34 @@ int dense_solver_check(const DenseSolverEnums& e, const DlaGpuSolver& job, bool 
 int dense_solver_run(const DenseSolverLibrary& lib, const DenseSolverEnums& e, BoundHandle b, const DlaGpuSolver& job,
                      void* temp, size_t* temp_bytes, void* stream, std::vector<unsigned char>* host_work);
 
+// The whole entry of a vendor solver (cusolver_run, hipsolver_run): the job checked, the library
+// loaded by load() (nullptr: its reason recorded, LIBRARY_MISSING), the calling thread's handle of
+// `device` from the library's own pool (Tag) bound to `stream`, then dense_solver_run. `Library`
+// holds create, set_stream, create_params, the routines `r`, and blas_create / blas_set_stream for
+// a BLAS handle serving the batched LU (nullptr where the library has none).
+template <class Tag, class Library>
+int run_vendor_solver(const Library* (*load)(), const DenseSolverEnums& e, int device, const DlaGpuSolver& job,
+                      void* temp, size_t* temp_bytes, void* stream, std::vector<unsigned char>* host_work) {
+  if (device < 0 || device >= kMaxHandleDevices) return DLA_GPU_SOLVER_STATUS - e.invalid_value;
+  // has_geev true here: whether the library has geev is known once it is loaded (the run checks).
+  if (int err = dense_solver_check(e, job, /*has_geev*/ true)) return err;
+  const Library* c = load();
+  if (!c) return DLA_GPU_LIBRARY_MISSING;
+  auto create = [c](BoundHandle* fresh) {  // binds the handle to the current device
+    if (int s = c->create(&fresh->h)) return s;
+    if (int s = c->create_params(&fresh->p)) return s;
+    // gesvdjBatched's parameters (the defaults: tolerance at machine precision, 100 sweeps,
+    // sorted); without them svd takes the per-matrix routine.
+    if (c->r.create_gesvdj_info && c->r.create_gesvdj_info(&fresh->svdj) != 0) fresh->svdj = nullptr;
+    // A BLAS handle for the batched LU; without one such stacks take the per-matrix routines.
+    if (c->blas_set_stream && c->blas_create(&fresh->blas) != 0) fresh->blas = nullptr;
+    return 0;
+  };
+  BoundHandle b;
+  if (int s = HandlePool<Tag>::get(device, &b, create)) return DLA_GPU_SOLVER_STATUS - s;
+  if (int s = c->set_stream(b.h, stream)) return DLA_GPU_SOLVER_STATUS - s;
+  if (b.blas && c->blas_set_stream(b.blas, stream) != 0) b.blas = nullptr;  // this call loops instead
+  return dense_solver_run(c->r, e, b, job, temp, temp_bytes, stream, host_work);
+}
+
 }  // namespace dla::gpu

@@ -1,6 +1,6 @@
 // fft_plans.h — a DlaGpuFft through cuFFT or hipFFT (backends/cuda/cufft.cpp,
-// backends/rocm/hipfft.cpp): the plan cache and the calls, shared because hipFFT mirrors
-// cuFFT's API call for call. The two differ in the plan's C type (cuFFT: an int; hipFFT: a
+// backends/rocm/hipfft.cpp): the library's loader, the plan cache and the calls, shared because
+// hipFFT mirrors cuFFT's API call for call. The two differ in the plan's C type (cuFFT: an int; hipFFT: a
 // pointer), which is `Plan` here; the transform types (cufftType / hipfftType), the directions
 // and the status values used here are the same numbers in both published APIs.
 //
@@ -16,6 +16,7 @@
 #include <string>
 
 #include "backends/gpu/gpu_ops.h"
+#include "backends/gpu/vendor_library.h"
 #include "core/dtype.h"
 
 namespace dla::gpu {
@@ -51,6 +52,35 @@ bool resolve_fft_library(const std::string& prefix, FftLibrary<Plan>* c, Resolve
          r("ExecC2R", &c->exec_c2r) && r("ExecZ2Z", &c->exec_z2z) && r("ExecD2Z", &c->exec_d2z) &&
          r("ExecZ2D", &c->exec_z2d);
 }
+
+// One vendor library's functions, opened and resolved on first use. get() is called under the
+// plan cache's mutex (FftPlans::exec's `load`), which guards the loader; nullptr, with the reason
+// recorded by set_library_missing, when the library or a function is missing; a later call tries
+// again (a sys.path entry added since is then searched). Only the GPU builds instantiate get().
+template <class Plan>
+class FftLibraryLoader {
+ public:
+  FftLibraryLoader(const VendorLibrarySpec& spec, const char* prefix) : spec_(spec), prefix_(prefix) {}
+
+  const FftLibrary<Plan>* get() {
+    if (ready_) return &functions_;
+    std::string why;
+    void* lib = open_vendor_library(spec_, &why);
+    if (!lib) {
+      set_library_missing(why);
+      return nullptr;
+    }
+    auto find = [&](const char* name, auto* out) { return find_required(spec_, lib, name, out); };
+    ready_ = resolve_fft_library(prefix_, &functions_, find);
+    return ready_ ? &functions_ : nullptr;
+  }
+
+ private:
+  const VendorLibrarySpec& spec_;
+  const char* prefix_;  // "cufft", "hipfft": the functions' names are it and cuFFT's suffixes
+  FftLibrary<Plan> functions_{};
+  bool ready_ = false;
+};
 
 // The transform types, and the one status this file returns itself (INVALID_VALUE).
 constexpr int kFftR2C = 0x2a, kFftC2R = 0x2c, kFftC2C = 0x29, kFftD2Z = 0x6a, kFftZ2D = 0x6c, kFftZ2Z = 0x69;

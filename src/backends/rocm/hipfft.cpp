@@ -7,10 +7,6 @@
 // cache and the calls are backends/gpu/fft_plans.h's, shared with cuFFT: hipfftMakePlanMany64
 // with automatic work-area allocation off (hipfftSetAutoAllocation) and the core's scratch as
 // work area (hipfftSetWorkArea), hipfftSetStream before each execution.
-#include <string>
-
-#include <dlfcn.h>
-
 #include "backends/gpu/fft_plans.h"
 #include "backends/gpu/vendor_library.h"
 #include "backends/rocm/rocm_libraries.h"
@@ -27,35 +23,13 @@ const char* const kWheelDirs[] = {nullptr};
 const char* const kInstallDirs[] = {"/opt/rocm/lib", nullptr};
 const gpu::VendorLibrarySpec kSpec = {"hipFFT", kSonames, kWheelDirs, "hipfft", nullptr, kInstallDirs};
 
-template <class F>
-bool resolve(void* lib, const char* name, F* out) {
-  return gpu::find_required(kSpec, lib, name, out);
-}
-
-const gpu::FftLibrary<Plan>* g_hipfft = nullptr;  // guarded by the plan cache's mutex
-
-// hipFFT's functions, loaded on first use (under the plan cache's mutex: see fft_plans.h).
-const gpu::FftLibrary<Plan>* hipfft() {
-  if (g_hipfft) return g_hipfft;
-  std::string why;
-  void* lib = gpu::open_vendor_library(kSpec, &why);
-  if (!lib) {
-    set_library_missing(why);
-    return nullptr;
-  }
-  static gpu::FftLibrary<Plan> c;
-  if (!gpu::resolve_fft_library("hipfft", &c, [lib](const char* name, auto* out) { return resolve(lib, name, out); }))
-    return nullptr;
-  g_hipfft = &c;
-  return g_hipfft;
-}
-
+gpu::FftLibraryLoader<Plan> g_hipfft(kSpec, "hipfft");  // hipFFT's functions, loaded on first use
 gpu::FftPlans<Plan>* g_plans = new gpu::FftPlans<Plan>();  // never destroyed at exit
 
 }  // namespace
 
 int hipfft_exec(int device, const DlaGpuFft& j, void* temp, size_t* temp_bytes, void* stream) {
-  return g_plans->exec(&hipfft, device, j, temp, temp_bytes, stream);
+  return g_plans->exec([] { return g_hipfft.get(); }, device, j, temp, temp_bytes, stream);
 }
 
 }  // namespace dla::rocm

@@ -60,6 +60,9 @@ struct Hipsolver {
   Status (*create_params)(Params*);
   gpu::DenseSolverLibrary r;  // the routines, the adapters below for gesvd and syevd
   Typed t;
+  // No BLAS handle: the batched LU of stacks is cuBLAS's, which ROCm's path does not load.
+  int (*blas_create)(void**) = nullptr;
+  int (*blas_set_stream)(void*, void*) = nullptr;
 };
 
 // hipSOLVER links against rocSOLVER, rocBLAS and (at run time) rocSPARSE, which ROCm installs
@@ -219,22 +222,7 @@ struct HipsolverTag;  // hipSOLVER's own handle pool (backends/gpu/handle_pool.h
 
 int hipsolver_run(int device, const DlaGpuSolver& job, void* temp, size_t* temp_bytes, void* stream,
                   std::vector<unsigned char>* host_work) {
-  if (device < 0 || device >= gpu::kMaxHandleDevices) return DLA_GPU_SOLVER_STATUS - kInvalidValue;
-  // has_geev true here: whether this hipSOLVER has Xgeev is known once it is loaded (run_job checks).
-  if (int err = gpu::dense_solver_check(kEnums, job, /*has_geev*/ true)) return err;
-  const Hipsolver* c = hipsolver();
-  if (!c) return DLA_GPU_LIBRARY_MISSING;
-  gpu::BoundHandle b;
-  auto create = [c](gpu::BoundHandle* fresh) {  // binds the handle to the current device
-    if (Status s = c->create(&fresh->h)) return s;
-    if (Status s = c->create_params(&fresh->p)) return s;
-    // gesvdjBatched's parameters (the defaults); without them svd takes the per-matrix routine.
-    if (c->r.create_gesvdj_info && c->r.create_gesvdj_info(&fresh->svdj) != 0) fresh->svdj = nullptr;
-    return 0;
-  };
-  if (Status s = gpu::HandlePool<HipsolverTag>::get(device, &b, create)) return DLA_GPU_SOLVER_STATUS - s;
-  if (Status s = c->set_stream(b.h, stream)) return DLA_GPU_SOLVER_STATUS - s;
-  return gpu::dense_solver_run(c->r, kEnums, b, job, temp, temp_bytes, stream, host_work);
+  return gpu::run_vendor_solver<HipsolverTag>(&hipsolver, kEnums, device, job, temp, temp_bytes, stream, host_work);
 }
 
 const char* hipsolver_status_name(int status) {
