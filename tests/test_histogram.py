@@ -168,6 +168,23 @@ def test_explicit_edges(edges):
     close(hist, want_hist)
 
 
+def test_explicit_edges_random_cases():
+    # Values on, below and above edges that repeat, infinities, with and without weights: each
+    # value's bin is a search among the edges, the last bin closed on the right.
+    rng = np.random.default_rng(7)
+    for _ in range(150):
+        n = int(rng.integers(0, 60))
+        a = np.round(rng.standard_normal(n) * 2, 1)
+        if n:
+            a[rng.integers(0, n, size=min(n, 4))] = rng.choice([0.0, 1.0, 3.0, np.inf, -np.inf], size=min(n, 4))
+        edges = np.sort(rng.choice([-1.0, 0.0, 0.5, 1.0, 1.0, 2.0, 3.0], size=int(rng.integers(1, 7))))
+        w = rng.random(n)
+        hist, _ = dl.histogram(dl.asarray(a), dl.asarray(edges))
+        close(hist, np.histogram(a, edges)[0])
+        hist, _ = dl.histogram(dl.asarray(a), dl.asarray(edges), weights=dl.asarray(w))
+        close(hist, np.histogram(a, edges, weights=w)[0])
+
+
 def test_integer_values_and_integer_edges():
     a = np.array([0, 1, 1, 2, 3, 3, 3, 9], dtype=np.int32)
     for edges in ([0, 1, 2, 3], [1, 3, 9], [0.5, 1.5, 3.0]):

@@ -308,19 +308,16 @@ def _histogram_edges(a, bins, weights):
         _core.result_type(_core.int64, edges.dtype)
     values = _core.astype(a, common, copy=False)
     probes = _core.astype(edges, common, copy=False)
-    # Counts below each edge: strictly below for all but the last, which closes the last bin.
-    if weights is None:
-        ordered = _core.sort(values)
-        below = _inclusive_positions(ordered, probes)
-        hist = below[1:] - below[:-1]
-    else:
-        order = _core.argsort(values, stable=True)
-        below = _inclusive_positions(_core.take(values, order), probes)
-        hist = _sums_from_bounds(below, _core.take(weights, order), _sum_dtype(weights))
+    n_bins = edges.shape[0] - 1
+    if n_bins == 0:
+        return _core.zeros(0, dtype=_hist_dtype(weights), device=a.device), edges
+    # Each value's bin by one search among the edges (all but the last: the last bin is closed
+    # on the right), then one tally: key k is bin k - 1, key 0 collects what lies outside (below
+    # the first edge, above the last, NaN), dropped below. Searching 10^6 values among 50 edges
+    # costs a third of sorting them.
+    keys = _core.searchsorted(probes[:-1], values, side="right")
+    inside = values <= probes[-1]
+    keys = _core.where(inside, keys, _core.zeros_like(keys))
+    hist = _binned(_core.astype(keys, _key_dtype(n_bins), copy=False), n_bins + 1, weights,
+                   _sum_dtype(weights))[1:]
     return _core.astype(hist, _hist_dtype(weights), copy=False), edges
-
-
-def _inclusive_positions(ordered, probes):
-    left = _core.searchsorted(ordered, probes[:-1], side="left")
-    right = _core.searchsorted(ordered, probes[-1:], side="right")
-    return _core.concat([left, right])

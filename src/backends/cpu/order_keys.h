@@ -100,32 +100,34 @@ template <> struct OrderKey<std::complex<double>> : ComplexOrderKey<double, unsi
 // For each of the m query keys q[j], the number of keys[0..n) below q[j] (Right: at most
 // q[j]); keys ascending. Branch-free halving, sixteen queries in lockstep: the trip count
 // depends only on n, so the sixteen independent loads of a step overlap in memory instead
-// of each search waiting out its own cache misses.
+// of each search waiting out its own cache misses. Each step adds `half` masked by the
+// comparison (arithmetic, not a conditional the compiler could turn into a branch: on random
+// queries that branch mispredicts every other step, which cost 4 ns a step).
 template <class K, bool Right>
 void lower_bounds(const K* keys, int64_t n, const K* q, int64_t m, int64_t* out) {
   constexpr int B = 16;
   auto below = [](K a, K b) { return Right ? !(b < a) : a < b; };  // a goes before a query b
+  auto mask = [](bool c) { return -static_cast<int64_t>(c); };    // all ones when c
   int64_t j = 0;
   for (; j + B <= m; j += B) {
-    const K* base[B];
-    for (int t = 0; t < B; ++t) base[t] = keys;
+    int64_t base[B] = {};
     int64_t len = n;
     while (len > 1) {
       const int64_t half = len / 2;
-      for (int t = 0; t < B; ++t) base[t] = below(base[t][half - 1], q[j + t]) ? base[t] + half : base[t];
+      for (int t = 0; t < B; ++t) base[t] += half & mask(below(keys[base[t] + half - 1], q[j + t]));
       len -= half;
     }
-    for (int t = 0; t < B; ++t) out[j + t] = (base[t] - keys) + (n > 0 && below(*base[t], q[j + t]) ? 1 : 0);
+    for (int t = 0; t < B; ++t) out[j + t] = base[t] + (n > 0 && below(keys[base[t]], q[j + t]) ? 1 : 0);
   }
   for (; j < m; ++j) {
-    const K* base = keys;
+    int64_t base = 0;
     int64_t len = n;
     while (len > 1) {
       const int64_t half = len / 2;
-      base = below(base[half - 1], q[j]) ? base + half : base;
+      base += half & mask(below(keys[base + half - 1], q[j]));
       len -= half;
     }
-    out[j] = (base - keys) + (n > 0 && below(*base, q[j]) ? 1 : 0);
+    out[j] = base + (n > 0 && below(keys[base], q[j]) ? 1 : 0);
   }
 }
 
