@@ -1,8 +1,9 @@
 // fft_plans.h — a DlaGpuFft through cuFFT or hipFFT (backends/cuda/cufft.cpp,
-// backends/rocm/hipfft.cpp): the library's loader, the plan cache and the calls, shared because
-// hipFFT mirrors cuFFT's API call for call. The two differ in the plan's C type (cuFFT: an int; hipFFT: a
-// pointer), which is `Plan` here; the transform types (cufftType / hipfftType), the directions
-// and the status values used here are the same numbers in both published APIs.
+// backends/rocm/hipfft.cpp): the library's loader, the plan cache and the calls, shared
+// because hipFFT mirrors cuFFT's API call for call. The two differ in the plan's C type
+// (cuFFT: an int; hipFFT: a pointer), which is `Plan` here; the transform types (cufftType /
+// hipfftType), the directions and the status values used here are the same numbers in both
+// published APIs.
 //
 // Plans are made with ?MakePlanMany64 (packed layouts, 64-bit sizes) with automatic work-area
 // allocation off: the core passes scratch memory from its stream-ordered pool on every call,
