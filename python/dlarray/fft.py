@@ -8,8 +8,9 @@ float32 as complex64, as scipy.fft does). Either is called on a zero-copy, possi
 view of the dlarray memory (`numpy.from_dlpack`) and its result is wrapped without a copy
 (`dlarray.from_dlpack`). Why SciPy first: single-threaded it took less CPU time than numpy.fft at
 every benchmark size (float32 about 3x less), and it can use threads (benchmarks/fft.py --scipy;
-figures in the README).
-This file owns what the standard asks beyond the backend: argument checks with the exceptions the
+figures in docs/performance.md).
+Every device takes one path: the arguments are checked here once, then the runner of x's device
+(_RUNNERS) calls its library. This file owns what the standard asks beyond the libraries: argument checks with the exceptions the
 standard names (TypeError for dtypes, ValueError for n, s, axes, norm), the dtype rules, and a clean
 error for arrays on devices without an FFT library (a ROCm build without hipFFT). NumPy and SciPy
 are imported by the first transform, not by `import dlarray` (NumPy alone costs ~60 ms there, SciPy ~250 ms).
@@ -21,7 +22,6 @@ __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "
 
 _TRANSFORMS = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn")
 _Array = _core.Array
-_CPU = (1, 0)  # __dlpack_device__() of a CPU array: cheaper to compare than Device objects
 _from_numpy = _core.from_dlpack
 _np = None  # numpy, bound by _use_backend() on the first transform
 _to_numpy = None  # numpy.from_dlpack, bound by _use_backend()
@@ -79,27 +79,43 @@ def _integers_as_float64(x):
     return x
 
 
-def _operand(x, accepted, name):
-    """x as a zero-copy, possibly read-only NumPy view, after checking type, device and dtype."""
+# ---- One path for every device ----------------------------------------------------------------
+# Each transform checks its arguments the same way whatever the device (type, dtype, axes,
+# lengths), then hands them to the runner of x's device, found in _RUNNERS by the DLPack device
+# type: _host_run for CPU memory (pocketfft through SciPy or NumPy), _device_run for cuda:N and
+# rocm:N (the vendor library through _core._gpu_fft). A device without a runner raises
+# NotImplementedError. A runner takes (name, x, n or s, axis or axes, norm) as scipy.fft's
+# functions do: n / s None means the default lengths, axes None every axis.
+_DTYPES = {_FLOATING: (_core.float32, _core.float64, _core.complex64, _core.complex128),
+           _REAL: (_core.float32, _core.float64)}
+
+
+def _runner(x, accepted, name):
+    """The runner for x's device, after checking that x is an Array of an accepted dtype."""
     if type(x) is not _Array:
         raise TypeError(f"fft.{name}: x must be a dlarray.Array, got {type(x).__name__}")
-    if x.__dlpack_device__() != _CPU:
+    if x.dtype not in _DTYPES[accepted]:
+        raise TypeError(f"fft.{name}: x has dtype {x.dtype}; expected {_EXPECTED[accepted]}")
+    run = _RUNNERS.get(x.__dlpack_device__()[0])
+    if run is None:
         raise NotImplementedError(f"fft.{name} on device '{x.device}' is not available yet")
+    return run
+
+
+def _host_run(name, x, lengths, axes, norm):
+    """The backend's transform of a zero-copy NumPy view of x, threaded from _THREADS_FROM
+    elements; its result wrapped without a copy. The backend's ValueError (an unknown norm) is
+    renamed."""
     if _to_numpy is None:
         _use_backend()
+    a = _to_numpy(x)
     try:
-        a = _to_numpy(x)
-    except (RuntimeError, BufferError, TypeError):  # NumPy lacks the dtype (bfloat16, float8 ...)
-        a = None
-    if a is None or a.dtype.char not in accepted:
-        raise TypeError(f"fft.{name}: x has dtype {x.dtype}; expected {_EXPECTED[accepted]}")
-    return a
+        out = _IMPL[name](a, lengths, axes, norm, False, 1 if a.size < _THREADS_FROM else _threads())
+    except ValueError as e:
+        raise ValueError(f"fft.{name}: {e}") from None
+    return _from_numpy(out)
 
 
-# ---- GPU arrays ------------------------------------------------------------------------------
-_GPU_DEVICE_TYPES = (2, 10)  # kDLCUDA, kDLROCM: the vendor FFT runs on the device
-_GPU_DTYPES = {_FLOATING: (_core.float32, _core.float64, _core.complex64, _core.complex128),
-               _REAL: (_core.float32, _core.float64)}
 # name -> (kind: 0 C2C, 1 R2C, 2 C2R; forward: the exponent sign is -1 and norm="backward" leaves
 # it unscaled; reverse). hfft and ihfft conjugate, which gpu_fft does without a complex kernel:
 # hfft(a) = irfft(conj(a)) with the forward norm is C2R read at -t, ihfft(a) = conj(rfft(a)) with
@@ -110,36 +126,36 @@ _GPU_PLAN = {"fft": (0, True, False), "ifft": (0, False, False), "rfft": (1, Tru
              "irfftn": (2, False, False)}
 
 
-def _on_gpu(x, accepted, name):
-    """Whether x is a GPU array for the device FFT (after the type and dtype checks); False for CPU."""
-    if type(x) is not _Array:
-        raise TypeError(f"fft.{name}: x must be a dlarray.Array, got {type(x).__name__}")
-    dev = x.__dlpack_device__()
-    if dev == _CPU or dev[0] not in _GPU_DEVICE_TYPES:
-        return False
-    if x.dtype not in _GPU_DTYPES[accepted]:
-        raise TypeError(f"fft.{name}: x has dtype {x.dtype}; expected {_EXPECTED[accepted]}")
-    return True
-
-
-def _gpu_run(name, x, lengths, axes, norm):
-    """The device transform of x over `axes` with logical lengths `lengths`, scaled for `norm`."""
+def _device_run(name, x, lengths, axes, norm):
+    """The vendor library's transform of x on its GPU: the default lengths and the norm factor
+    resolved here, the plan and the launch in C++ (src/backends/gpu/gpu_fft.h)."""
     if norm is None:
         norm = "backward"
     if norm not in _NORMS:
         raise ValueError(f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
     kind, forward, reverse = _GPU_PLAN[name]
+    if type(axes) is int:  # a 1-D transform
+        axes, lengths = [axes], None if lengths is None else [lengths]
+    elif axes is None:
+        axes = list(range(x.ndim))
+    if lengths is None:
+        shape = x.shape
+        lengths = [shape[ax] for ax in axes]
+        if kind == 2 and axes:  # C2R: the real output's length, 2*(m-1) by default
+            lengths[-1] = 2 * (lengths[-1] - 1)
+    total = 1
     for length in lengths:
         if length < 1:
             raise ValueError(f"fft.{name}: invalid number of data points ({length}) specified")
-    total = 1
-    for length in lengths:
         total *= length
     if norm == "ortho":
         scale = total ** -0.5
     else:
         scale = 1.0 if (norm == "backward") == forward else 1.0 / total
     return _core._gpu_fft(x, kind, list(axes), list(lengths), forward, scale, reverse, f"fft.{name}")
+
+
+_RUNNERS = {1: _host_run, 2: _device_run, 10: _device_run}  # kDLCPU, kDLCUDA, kDLROCM
 
 
 def _axis(name, arg, axis, ndim):
@@ -164,40 +180,18 @@ def _length(name, arg, n):
     return n
 
 
-def _run(transform, name, a, length, axes, norm):
-    """One backend call on the NumPy view `a`, threaded from _THREADS_FROM elements; its result
-    wrapped without a copy. The backend's ValueError (a zero length, an unknown norm) is renamed."""
-    try:
-        out = transform(a, length, axes, norm, False, 1 if a.size < _THREADS_FROM else _threads())
-    except ValueError as e:
-        raise ValueError(f"fft.{name}: {e}") from None
-    return _from_numpy(out)
-
-
 def _make_1d(name, accepted, doc):
-    """Builds a 1-D transform (fft ifft rfft irfft hfft ihfft) over the backend's function `name`."""
-    impl = _IMPL
-
-    half_input = name in ("irfft", "hfft")  # n defaults to 2*(m-1) output points
+    """Builds a 1-D transform (fft ifft rfft irfft hfft ihfft)."""
 
     def transform(x, /, *, n=None, axis=-1, norm="backward"):
         x = _integers_as_float64(x)
-        if _on_gpu(x, accepted, name):
-            ndim = x.ndim
-            if type(axis) is not int or not -ndim <= axis < ndim:
-                axis = _axis(name, "axis", axis, ndim)
-            axis = axis + ndim if axis < 0 else axis
-            if n is not None and (type(n) is not int or n < 1):
-                n = _length(name, "n", n)
-            m = x.shape[axis]
-            return _gpu_run(name, x, [n if n is not None else (2 * (m - 1) if half_input else m)], [axis], norm)
-        a = _operand(x, accepted, name)
-        ndim = a.ndim
+        run = _runner(x, accepted, name)
+        ndim = x.ndim
         if type(axis) is not int or not -ndim <= axis < ndim:
             axis = _axis(name, "axis", axis, ndim)
         if n is not None and (type(n) is not int or n < 1):
             n = _length(name, "n", n)
-        return _run(impl[name], name, a, n, axis, norm)
+        return run(name, x, n, axis + ndim if axis < 0 else axis, norm)
 
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = doc
@@ -246,28 +240,20 @@ def _s_axes(name, shape, s, axes, real_last):
 
 
 def _make_nd(name, accepted, real_last, doc):
-    """Builds an n-D transform (fftn ifftn rfftn irfftn) over the backend's function `name`."""
-    impl = _IMPL
+    """Builds an n-D transform (fftn ifftn rfftn irfftn)."""
 
     def transform(x, /, *, s=None, axes=None, norm="backward"):
         x = _integers_as_float64(x)
-        if _on_gpu(x, accepted, name):
-            shape = x.shape
-            s, axes = _s_axes(name, shape, s, axes, real_last)
-            if s is None:
-                s = [shape[ax] for ax in axes]
-                if real_last == "output" and axes:
-                    s[-1] = 2 * (shape[axes[-1]] - 1)
-            return _gpu_run(name, x, s, axes, norm)
-        a = _operand(x, accepted, name)
-        if axes is not None or s is not None or a.ndim == 0:
-            s, axes = _s_axes(name, a.shape, s, axes, real_last)
+        run = _runner(x, accepted, name)
+        if axes is not None or s is not None or x.ndim == 0:
+            s, axes = _s_axes(name, x.shape, s, axes, real_last)
             if not axes:  # nothing to transform (e.g. a 0-d array): a copy, in the result dtype
                 if norm not in _NORMS:
                     raise ValueError(f"fft.{name}: norm must be 'backward', 'ortho' or 'forward', "
                                      f"got {norm!r}")
-                return _from_numpy(a.astype(a.dtype.char.upper(), copy=True))
-        return _run(impl[name], name, a, s, axes, norm)
+                single = x.dtype == _core.float32 or x.dtype == _core.complex64
+                return _core.astype(x, _core.complex64 if single else _core.complex128, copy=True)
+        return run(name, x, s, axes, norm)
 
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = doc
