@@ -515,15 +515,67 @@ LoopLayout<N> fold_layout(const std::array<const Array*, N>& ops, const bool* re
   return coalesce<N>(shape, byte_strides);
 }
 
+// A fold over the outer of two loop axes into a contiguous output row of at most
+// kBandRowBytes (the axis-0 sum of a 2000 x 2000 matrix), on several threads: each folds a band
+// of whole rows, the first into the output and each other one into a private row that starts as
+// its band's first row; the private rows are then combined into the output in band order.
+// Every thread reads one address-ordered stream. Splitting the output row instead gives each
+// thread a strip of every row, many short streams: on two threads that sum took 2.29 ms against
+// 1.70 on one. The grouping differs from one thread's (row after row) only where bands meet,
+// as a whole-array sum's chunks do. False (nothing done) where the layout is not that one.
+constexpr int64_t kBandRowBytes = 256 << 10;
+
+template <class T, class RowLoop, class Combine>
+bool fold_bands_of_rows(const LoopLayout<2>& L, const std::array<char*, 2>& base, const RowLoop& row_loop,
+                        const Combine& combine) {
+  if (L.ndim != 2 || L.strides[0][0] != 0 || L.strides[0][1] != int64_t(sizeof(T))) return false;
+  const int64_t rows = L.shape[0], cols = L.shape[1];
+  if (rows < 4 || cols * int64_t(sizeof(T)) > kBandRowBytes) return false;
+  const int64_t wanted = std::min<int64_t>(num_threads(), std::max<int64_t>(1, rows * cols / kGrainSize));
+  if (wanted < 2) return false;
+  const int64_t band = (rows + wanted - 1) / wanted;
+  const int64_t bands = (rows + band - 1) / band;
+  std::unique_ptr<T[]> priv(new T[size_t((bands - 1) * cols)]);
+  parallel_for(bands, 1, [&](int64_t b, int64_t e) {
+    for (int64_t k = b; k < e; ++k) {
+      const int64_t first = k * band, count = std::min(band, rows - first);
+      LoopLayout<2> sub = L;
+      std::array<char*, 2> at{base[0], base[1] + first * L.strides[1][0]};
+      sub.shape[0] = count;
+      if (k > 0) {  // the private row starts as the band's first row: no identity is needed
+        T* row = priv.get() + (k - 1) * cols;
+        for (int64_t j = 0; j < cols; ++j) row[j] = *reinterpret_cast<const T*>(at[1] + j * L.strides[1][1]);
+        at[0] = reinterpret_cast<char*>(row);
+        at[1] += L.strides[1][0];
+        sub.shape[0] = count - 1;
+        if (sub.shape[0] == 0) continue;
+      }
+      for_each_row(sub, at, row_loop);
+    }
+  });
+  T* out = reinterpret_cast<T*>(base[0]);
+  for (int64_t k = 1; k < bands; ++k) {
+    const T* row = priv.get() + (k - 1) * cols;
+    for (int64_t j = 0; j < cols; ++j) out[j] = combine(out[j], row[j]);
+  }
+  return true;
+}
+
 // Runs a fold over its layout, across threads when it is large: split over a kept axis
 // (disjoint outputs), or for everything into one element, per-chunk partials of
 // `chunk_fold(begin, count)` combined in chunk order into the output by `combine`.
+//
+// regroup: the fold may be regrouped (kRegroup), so a reduction over the outer axis into one
+// short contiguous output row may run as bands of whole rows instead (fold_bands_of_rows).
 template <class T, int N, class RowLoop, class ChunkFold, class Combine>
 void run_fold(const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t total, const RowLoop& row_loop,
-              const ChunkFold& chunk_fold, const Combine& combine) {
+              const ChunkFold& chunk_fold, const Combine& combine, bool regroup = false) {
   if (total < 2 * kGrainSize || L.ndim == 0 || num_threads() < 2) {
     for_each_row(L, base, row_loop);
     return;
+  }
+  if constexpr (N == 2) {
+    if (regroup && fold_bands_of_rows<T>(L, base, row_loop, combine)) return;
   }
   int split = -1;  // the kept loop axis with the largest extent: threads write disjoint outputs
   for (int d = 0; d < L.ndim; ++d)
@@ -586,7 +638,7 @@ void fold_typed(const Array& out, const Array& in, const bool* reduced) {
   run_fold<T, 2>(
       L, base, total, row_loop,
       [&](int64_t begin, int64_t count) { return fold_any_row<T, op>(base[1] + begin * s, s, count, from_memory); },
-      typename FoldFn<op>::type{});
+      typename FoldFn<op>::type{}, kRegroup<T, op>);
 }
 
 // ---- Squared deviations: the second pass of var and std in one read ----
