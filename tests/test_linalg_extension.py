@@ -434,6 +434,35 @@ def test_two_norm_of_everything_in_one_call_matches_the_general_path(dtype):
     assert float(la.vector_norm(dl.asarray(np.array([3 + 4j], dtype="complex64" if dtype == "float32" else "complex128")))) == 5.0
 
 
+def test_vector_norm_edges_and_argument_errors():
+    # Over no elements the inf-norm is 0 (NumPy's answer; max alone has no identity), -inf raises.
+    empty = dl.ones((0, 3))
+    assert to_numpy(la.vector_norm(empty, ord=math.inf, axis=0)).tolist() == [0.0, 0.0, 0.0]
+    assert la.vector_norm(empty, ord=math.inf, keepdims=True).shape == (1, 1)
+    with pytest.raises(ValueError, match="no elements"):
+        la.vector_norm(empty, ord=-math.inf)
+    # axis=() keeps every element: the norm of each is its magnitude, for every ord.
+    x = dl.asarray([[-3.0, 4.0], [0.0, -1.5]])
+    for ord in (2, 1, math.inf):
+        assert to_numpy(la.vector_norm(x, axis=(), ord=ord)).tolist() == [[3.0, 4.0], [0.0, 1.5]]
+    assert to_numpy(la.vector_norm(x, axis=(), ord=3.0)).ravel().tolist() == pytest.approx([3.0, 4.0, 0.0, 1.5], rel=1e-15)
+    assert to_numpy(la.vector_norm(x, axis=(), ord=0)).tolist() == [[1.0, 1.0], [0.0, 1.0]]
+    with pytest.raises(TypeError, match="numeric dtype, got bool"):
+        la.vector_norm(dl.ones(3, dtype=dl.bool))
+    with pytest.raises(TypeError, match="ord must be an int or a float, got bool"):
+        la.vector_norm(dl.ones(3), ord=True)
+    with pytest.raises(ValueError, match="NaN"):
+        la.vector_norm(dl.ones(3), ord=math.nan)
+    with pytest.raises(IndexError, match="axis 3"):
+        la.vector_norm(dl.ones(3), axis=3)
+    with pytest.raises(ValueError, match="repeated axis"):
+        la.vector_norm(dl.ones((2, 2)), axis=(0, -2))
+    with pytest.raises(TypeError, match="keepdims"):
+        la.vector_norm(dl.ones(3), keepdims=1)
+    with pytest.raises(TypeError, match="dlarray.Array"):
+        la.vector_norm([3.0, 4.0])
+
+
 def test_stacks_of_small_matrices_leave_other_threads_blas_alone():
     # The stack's matrices are spread over dlarray's threads. That once switched OpenBLAS's
     # process-wide pool to one thread around the loop, for any size: a dot or a product running

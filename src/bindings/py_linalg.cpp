@@ -174,6 +174,25 @@ void bind_lapack_forms(pyb::module_& la) {
       },
       arg("x"), "_two_norm_by_dot(x)\n--\n\nsqrt(x . x) over all elements, or None (see linalg.h).");
   la.def(
+      "vector_norm",
+      [](pyb::handle x, pyb::handle axis, pyb::handle keepdims, pyb::handle ord) -> pyb::object {
+        const Array& a = unwrap(x, "vector_norm: x");
+        PyObject* o = ord.ptr();
+        if (PyBool_Check(o) || !(PyLong_Check(o) || PyFloat_Check(o)))
+          throw TypeError(std::string("vector_norm: ord must be an int or a float, got ") + Py_TYPE(o)->tp_name);
+        const double p = PyFloat_Check(o) ? PyFloat_AS_DOUBLE(o) : PyLong_AsDouble(o);
+        if (p == -1.0 && PyErr_Occurred()) throw pyb::error_already_set();  // an int beyond a double
+        const bool keep = bool_arg(keepdims.ptr(), "vector_norm", "keepdims");
+        const Dims axes = reduction_axes_arg(axis.ptr(), a.ndim(), "vector_norm");
+        if (p == 2 && axis.is_none() && !keep) {  // the common call: one BLAS dot
+          std::optional<Array> r = without_gil_if_large(a, [&] { return two_norm_by_dot(a); });
+          if (r) return wrap(std::move(*r));
+        }
+        return wrap(without_gil_if_large(a, [&] { return vector_norm(a, axes, keep, p); }));
+      },
+      arg("x"), arg("axis"), arg("keepdims"), arg("ord"),
+      "vector_norm(x, axis, keepdims, ord)\n--\n\nlinalg.vector_norm with every argument given (linalg.h).");
+  la.def(
       "diagonal",
       [](pyb::handle x, pyb::handle offset) {
         return wrap(diagonal(unwrap(x, "diagonal: x"), int_arg(offset.ptr(), "diagonal", "offset")));

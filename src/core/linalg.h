@@ -75,9 +75,15 @@ Array matmul(const Array& x1, const Array& x2);
 // The 2-norm of all of x's elements as sqrt(x . x), one BLAS dot (NumPy's way), for a real
 // float32/float64 CPU array with at least one element; nullopt for any other array, and where
 // the sum of squares overflowed or is so small that squares underflowed by more than a
-// rounding error (the caller then scales: python/dlarray/linalg.py's _two_norm_on_host).
-// One call from Python instead of four: vector_norm of 10 elements cost 2.1 us in calls.
+// rounding error (vector_norm then scales). norms.cpp.
 std::optional<Array> two_norm_by_dot(const Array& x);
+
+// The standard's linalg.vector_norm over `axes` (normalized to [0, ndim), distinct, any order;
+// empty: no axis): ord inf, -inf, 0, 1, 2 or any other real p, the result in x's real floating
+// dtype (integers take float64). ord inf over no elements is 0 (as NumPy); -inf there raises
+// min's ValueError. TypeError for bool and non-numeric dtypes, ValueError for a NaN ord.
+// norms.cpp.
+Array vector_norm(const Array& x, const Dims& axes, bool keepdims, double ord);
 
 // The diagonal at `offset` of every matrix (a view).
 Array diagonal(const Array& x, int64_t offset);

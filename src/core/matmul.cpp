@@ -82,22 +82,4 @@ Array matmul(const Array& x1, const Array& x2) {
   if (!col) shape.push_back(n), strides.push_back(out.stride(out.ndim() - 1));
   return out.view(shape, strides, out.byte_offset());
 }
-
-std::optional<Array> two_norm_by_dot(const Array& x) {
-  const ScalarType st = x.dtype().scalar;
-  if (x.device().kind != DeviceKind::CPU || x.size() == 0 || (st != ScalarType::Float32 && st != ScalarType::Float64))
-    return std::nullopt;
-  const Array row = x.ndim() == 1 ? x : reshape(x, Dims{x.size()}, -1);
-  const Array squares = matmul(row, row);  // 0-d, of x's dtype
-  const bool f32 = st == ScalarType::Float32;
-  const double sum = f32 ? double(*reinterpret_cast<const float*>(squares.data()))
-                         : *reinterpret_cast<const double*>(squares.data());
-  // The smallest normal number over the unit roundoff, and the largest finite: below m times the
-  // first, squares may have lost more than a rounding error to underflow. NaN fails both.
-  const double tiny_over_eps = f32 ? 0x1p-126 / 0x1p-24 : 0x1p-1022 / 0x1p-53;
-  const double largest = f32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
-  if (!(sum >= tiny_over_eps * double(x.size()) && sum <= largest)) return std::nullopt;
-  return elementwise(OpId::sqrt, squares);
-}
-
 }  // namespace dla
