@@ -1,8 +1,8 @@
 // simd_argsort.cpp — the AVX-512 quicksort of 64-bit keys carrying 64-bit positions, made
 // stable afterwards: argsort of float64/int64/uint64/complex64 keys (simd_sort.h).
 //
-// The partition and the networks of simd_sort.cpp, with a second register of positions
-// moved by the same masks. The networks compare (key, position) pairs, so that the padding
+// The partition is simd_quicksort.h's with positions carried (kCarry); the networks are
+// simd_sort_vec.h's with a second register of positions moved by the same masks. The networks compare (key, position) pairs, so that the padding
 // lanes (largest key, largest position) sort after every real element and equal keys come
 // out in position order; keys equal across partition boundaries are put back in position
 // order by one scan at the end (runs of equal keys are rare unless the data has many
@@ -14,7 +14,7 @@
 
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd_sort.h"
-#include "backends/cpu/simd_quicksort.h"  // (sort_pairs_by_comparison, order_equal_runs)
+#include "backends/cpu/simd_quicksort.h"  // (split, sort_pairs_by_comparison, order_equal_runs)
 #include "backends/cpu/simd_sort_vec.h"
 
 namespace dla::cpu {
@@ -130,107 +130,12 @@ void small_sort_pairs(uint64_t* k, uint64_t* v, int64_t n) {
   if (!sorted) sort_pairs_by_comparison(k, v, n);  // the largest key is in a short block
 }
 
-// The partition of simd_sort.cpp, moving each key's position along.
-template <bool OrEqual>
-struct PairWriter {
-  uint64_t *k, *v;
-  R p;
-  int64_t lw, rw;
-  // Whole vectors with room for a vector on each side (the main loop): whole left stores.
-  DLA_SORT_INLINE void put(R vk, R vv) {
-    const M m = OrEqual ? V::le(vk, p) : V::lt(vk, p);
-    const int c = __builtin_popcount(unsigned(m));
-    const M right = M(_bzhi_u32(~0u, unsigned(W - c)));
-    V::store(k + lw, V::compress(m, vk));
-    V::store(v + lw, V::compress(m, vv));
-    lw += c;
-    rw -= W - c;
-    V::store(k + rw, right, V::compress(M(~m), vk));
-    V::store(v + rw, right, V::compress(M(~m), vv));
-  }
-  DLA_SORT_INLINE void put(R vk, R vv, M live) {
-    const M m = M((OrEqual ? V::le(vk, p) : V::lt(vk, p)) & live);
-    const int c = __builtin_popcount(unsigned(m));
-    const int rest = __builtin_popcount(unsigned(live)) - c;
-    const M left = M(_bzhi_u32(~0u, unsigned(c))), right = M(_bzhi_u32(~0u, unsigned(rest)));
-    V::store(k + lw, left, V::compress(m, vk));
-    V::store(v + lw, left, V::compress(m, vv));
-    lw += c;
-    rw -= rest;
-    V::store(k + rw, right, V::compress(M(live & ~m), vk));
-    V::store(v + rw, right, V::compress(M(live & ~m), vv));
-  }
-};
-
-template <bool OrEqual>
-DLA_SORT_TARGET int64_t partition_pairs(uint64_t* k, uint64_t* v, int64_t n, uint64_t pivot) {
-  constexpr int U = 4;
-  constexpr M all = low_lanes<uint64_t>(W);
-  PairWriter<OrEqual> w{k, v, V::set1(pivot), 0, n};
-  R fk[U], fv[U], lk[U], lv[U];
-#pragma GCC unroll 4
-  for (int u = 0; u < U; ++u) {
-    fk[u] = V::load(k + u * W);
-    fv[u] = V::load(v + u * W);
-    lk[u] = V::load(k + n - (U - u) * W);
-    lv[u] = V::load(v + n - (U - u) * W);
-  }
-  int64_t l = U * W, r = n - U * W;
-  while (r - l >= U * W) {  // U vectors at a time from the side with less room (see simd_sort.cpp)
-    int64_t at;
-    if (l - w.lw <= w.rw - r) {
-      at = l;
-      l += U * W;
-    } else {
-      r -= U * W;
-      at = r;
-    }
-    R xk[U], xv[U];
-#pragma GCC unroll 4
-    for (int u = 0; u < U; ++u) {
-      xk[u] = V::load(k + at + u * W);
-      xv[u] = V::load(v + at + u * W);
-    }
-#pragma GCC unroll 4
-    for (int u = 0; u < U; ++u) w.put(xk[u], xv[u]);
-  }
-  while (r - l >= W) {  // then a vector at a time
-    int64_t at;
-    if (l - w.lw <= w.rw - r) {
-      at = l;
-      l += W;
-    } else {
-      r -= W;
-      at = r;
-    }
-    w.put(V::load(k + at), V::load(v + at), all);
-  }
-  if (r > l) {
-    const M live = low_lanes<uint64_t>(int(r - l));
-    w.put(V::load(k + l, live, V::set1(0)), V::load(v + l, live, V::set1(0)), live);
-  }
-#pragma GCC unroll 4
-  for (int u = 0; u < U; ++u) {
-    w.put(fk[u], fv[u], all);
-    w.put(lk[u], lv[u], all);
-  }
-  return w.lw;
-}
-
 // Pairs take two registers each: networks of up to 8 register pairs keep all in registers.
 constexpr int64_t kPairNetworkMax = 8 * W;
 
-// One partition step of the pairs (n > kPairNetworkMax): [lo, hi) as simd_sort.cpp's split.
+// One partition step of the pairs (n > kPairNetworkMax): simd_quicksort.h's, positions carried.
 void split_pairs(uint64_t* k, uint64_t* v, int64_t n, int64_t* lo, int64_t* hi) {
-  const uint64_t p = sample_pivot(k, n);
-  const int64_t b = partition_pairs<false>(k, v, n, p);
-  if (b > 0) {
-    *lo = *hi = b;
-    return;
-  }
-  // p is the smallest key: its run is final (positions fixed up at the end)
-  *lo = 0;
-  *hi = p == std::numeric_limits<uint64_t>::max() ? n : partition_pairs<true>(k, v, n, p);
+  split<uint64_t, true>(k, v, n, lo, hi);
 }
 
 void quicksort_pairs(uint64_t* k, uint64_t* v, int64_t n, int depth) {

@@ -2,9 +2,11 @@
 // simd_sort_vec.h, included once per ISA (simd_sort.cpp for AVX-512, simd_sort_avx2.cpp for
 // AVX2), in the namespace simd_sort_vec.h chose for it.
 //
-// With kCarry (AVX2, 64-bit keys: argsort) each key moves with its position, q[i] beside a[i]:
-// partitions move both by the same lane orders, networks by the same verdicts, and runs of
-// equal keys get their positions back in ascending order at the end (a stable argsort).
+// With kCarry (64-bit keys: argsort) each key moves with its position, q[i] beside a[i]:
+// partitions move both by the same lane orders (on both ISAs: simd_argsort.cpp partitions
+// through split() here), networks by the same verdicts (AVX2; AVX-512 argsort has networks of
+// its own, on (key, position) pairs), and runs of equal keys get their positions back in
+// ascending order at the end (a stable argsort).
 //
 // Partition (in place): U vectors are kept back from each end, so that the slots already read
 // always leave room for the next vectors' two compressed halves (keys below the pivot to the
@@ -31,7 +33,7 @@ namespace dla::cpu::DLA_SORT_NS {
 template <class K, bool OrEqual, bool kCarry = false>
 struct Writer {
   using V = Vec<K>;
-  static_assert(!kCarry || (V::kWholeStores && sizeof(K) == 8), "positions travel with 64-bit keys on AVX2");
+  static_assert(!kCarry || sizeof(K) == 8, "positions travel with 64-bit keys");
   K* a;
   uint64_t* q;
   typename V::R p;
@@ -58,21 +60,28 @@ struct Writer {
       rw += c - V::W;
     } else {
       const int c = __builtin_popcount(unsigned(m));
+      const typename V::M right = typename V::M(_bzhi_u32(~0u, unsigned(V::W - c)));
       V::store(a + lw, V::compress(m, v));
+      if constexpr (kCarry) V::store(q + lw, V::compress(m, pos));
       lw += c;
       rw -= V::W - c;
-      V::store(a + rw, typename V::M(_bzhi_u32(~0u, unsigned(V::W - c))), V::compress(typename V::M(~m), v));
+      V::store(a + rw, right, V::compress(typename V::M(~m), v));
+      if constexpr (kCarry) V::store(q + rw, right, V::compress(typename V::M(~m), pos));
     }
   }
-  // The live lanes of v: those below the pivot to the left, the rest to the right (AVX-512).
-  DLA_SORT_INLINE void put(typename V::R v, typename V::M live) {
+  // The live lanes of v (and of pos, with kCarry): those below the pivot to the left, the rest
+  // to the right (AVX-512).
+  DLA_SORT_INLINE void put(typename V::R v, typename V::M live, typename V::R pos) {
     const typename V::M m = typename V::M((OrEqual ? V::le(v, p) : V::lt(v, p)) & live);
+    const typename V::M rest = typename V::M(live & ~m);
     const int c = __builtin_popcount(unsigned(m));
-    const int rest = __builtin_popcount(unsigned(live)) - c;
+    const int nrest = __builtin_popcount(unsigned(live)) - c;
     V::store(a + lw, low_lanes<K>(c), V::compress(m, v));
+    if constexpr (kCarry) V::store(q + lw, low_lanes<K>(c), V::compress(m, pos));
     lw += c;
-    rw -= rest;
-    V::store(a + rw, low_lanes<K>(rest), V::compress(typename V::M(live & ~m), v));
+    rw -= nrest;
+    V::store(a + rw, low_lanes<K>(nrest), V::compress(rest, v));
+    if constexpr (kCarry) V::store(q + rw, low_lanes<K>(nrest), V::compress(rest, pos));
   }
 };
 
@@ -97,6 +106,7 @@ DLA_SORT_TARGET int64_t partition(K* a, uint64_t* q, int64_t n, K pivot) {
   const int64_t tail = V::kWholeStores ? n % W : 0;
   const int64_t whole = n - tail;
   Writer<K, OrEqual, kCarry> w{a, q, V::set1(pivot), 0, whole};
+
   R first[U], last[U], first_pos[U] = {}, last_pos[U] = {};
 #pragma GCC unroll 8
   for (int u = 0; u < U; ++u) {
@@ -136,7 +146,8 @@ DLA_SORT_TARGET int64_t partition(K* a, uint64_t* q, int64_t n, K pivot) {
       at = r;
     }
     if constexpr (V::kWholeStores) w.put(V::load(a + at), kCarry ? V::load(q + at) : R{});
-    else w.put(V::load(a + at), all);
+    else if constexpr (kCarry) w.put(V::load(a + at), all, V::load(reinterpret_cast<const K*>(q + at)));
+    else w.put(V::load(a + at), all, V::set1(0));
   }
   if constexpr (V::kWholeStores) {
 #pragma GCC unroll 8
@@ -159,11 +170,17 @@ DLA_SORT_TARGET int64_t partition(K* a, uint64_t* q, int64_t n, K pivot) {
     }
     return below;
   } else {
-    if (r > l) w.put(V::load(a + l, low_lanes<K>(int(r - l)), V::set1(0)), low_lanes<K>(int(r - l)));
+    if (r > l) {
+      const typename V::M live = low_lanes<K>(int(r - l));
+      if constexpr (kCarry)
+        w.put(V::load(a + l, live, V::set1(0)), live, V::load(reinterpret_cast<const K*>(q + l), live, V::set1(0)));
+      else
+        w.put(V::load(a + l, live, V::set1(0)), live, V::set1(0));
+    }
 #pragma GCC unroll 4
     for (int u = 0; u < U; ++u) {
-      w.put(first[u], all);
-      w.put(last[u], all);
+      w.put(first[u], all, first_pos[u]);
+      w.put(last[u], all, last_pos[u]);
     }
     return w.lw;
   }
