@@ -184,10 +184,6 @@ void bind_lapack_forms(pyb::module_& la) {
         if (p == -1.0 && PyErr_Occurred()) throw pyb::error_already_set();  // an int beyond a double
         const bool keep = bool_arg(keepdims.ptr(), "vector_norm", "keepdims");
         const Dims axes = reduction_axes_arg(axis.ptr(), a.ndim(), "vector_norm");
-        if (p == 2 && axis.is_none() && !keep) {  // the common call: one BLAS dot
-          std::optional<Array> r = without_gil_if_large(a, [&] { return two_norm_by_dot(a); });
-          if (r) return wrap(std::move(*r));
-        }
         return wrap(without_gil_if_large(a, [&] { return vector_norm(a, axes, keep, p); }));
       },
       arg("x"), arg("axis"), arg("keepdims"), arg("ord"),

@@ -3,48 +3,32 @@
 // (NumPy's way), with a scaled pass where the sum of squares leaves the floating-point range.
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
 
 #include "core/cast.h"
 #include "core/elementwise.h"
-#include "core/fill.h"
 #include "core/linalg.h"
 #include "core/manipulation.h"
 #include "core/promotion.h"
 #include "core/reduction.h"
+#include "core/scalar.h"
 
 namespace dla {
 namespace {
 
-// A 0-d array of `dtype` on `device` holding v.
-Array scalar_array(double v, DType dtype, const Device& device) {
-  Array a = Array::empty(Dims{}, dtype, device);
-  fill(a, Scalar::of_float(v));
-  return a;
-}
-
-// op(a, v) with v a Python float: it takes a's floating dtype (promotion.h's weak scalars).
-Array with_float(OpId op, const Array& a, double v) {
-  const ElemArg args[2] = {ElemArg::of(a), ElemArg::of(Scalar::of_float(v), PyScalarKind::Float)};
-  ElementwisePlan plan = plan_elementwise(op, args, 2);
+// op over arrays and weak Python floats (ElemArgs), planned as the Python call would be.
+Array apply(OpId op, std::initializer_list<ElemArg> args) {
+  ElementwisePlan plan = plan_elementwise(op, args.begin(), int(args.size()));
   execute_elementwise(plan);
-  return plan.out;
+  return std::move(plan.out);
 }
+ElemArg py_float(double v) { return ElemArg::of(Scalar::of_float(v), PyScalarKind::Float); }
 
-Array where(const Array& condition, const Array& x1, const Array& x2) {
-  const ElemArg args[3] = {ElemArg::of(condition), ElemArg::of(x1), ElemArg::of(x2)};
-  ElementwisePlan plan = plan_elementwise(OpId::where, args, 3);
-  execute_elementwise(plan);
-  return plan.out;
-}
-
-// The value of a 0-d float32 / float64 array in host memory.
-double host_value(const Array& a) {
-  return a.dtype().scalar == ScalarType::Float32 ? double(*reinterpret_cast<const float*>(a.data()))
-                                                 : *reinterpret_cast<const double*>(a.data());
-}
+// The value of a 0-d array in host memory.
+double host_value(const Array& a) { return load_scalar(a.dtype(), a.data()).as_double(); }
 
 // The smallest normal number over the unit roundoff of `st` (float32 / float64): a sum of m
 // squares below m times it may have lost more than a rounding error to underflow.
@@ -60,6 +44,11 @@ double largest(ScalarType st) {
 // gives them their standard results. The result has the kept axes (keepdims applied later).
 Array two_norm_on_host(const Array& x, const Dims& axes) {
   const int ndim = x.ndim();
+  const bool complex = is_complex(x.dtype().scalar);
+  const bool one_real_norm = int(axes.size()) == ndim && !complex;
+  if (one_real_norm) {  // the common call: one dot, before any reshaping (nullopt: out of range)
+    if (std::optional<Array> r = two_norm_by_dot(x)) return *r;
+  }
   std::vector<int64_t> order;
   Dims kept_shape;
   for (int d = 0; d < ndim; ++d) {
@@ -72,11 +61,7 @@ Array two_norm_on_host(const Array& x, const Dims& axes) {
   Dims rows_shape = kept_shape;
   rows_shape.push_back(m);
   const Array rows = reshape(kept_shape.empty() ? x : permute_dims(x, order), rows_shape, -1);
-  const bool complex = is_complex(x.dtype().scalar);
-  std::optional<Array> r;
-  if (kept_shape.empty() && !complex) {
-    r = two_norm_by_dot(rows);  // nullopt: out of range
-  } else {
+  if (!one_real_norm) {
     const Array left = complex ? elementwise(OpId::conj, rows) : rows;
     Array sq = kept_shape.empty()
                    ? matmul(left, rows)  // 0-d
@@ -90,21 +75,21 @@ Array two_norm_on_host(const Array& x, const Dims& axes) {
     }();
     const double lo = host_value(reduce(ReduceOpId::min, sq, every, false, nullptr));
     const double hi = host_value(reduce(ReduceOpId::max, sq, every, false, nullptr));
-    if (lo >= tiny_over_eps(st) * double(m) && hi <= largest(st)) r = elementwise(OpId::sqrt, sq);  // NaN fails
+    if (lo >= tiny_over_eps(st) * double(m) && hi <= largest(st)) return elementwise(OpId::sqrt, sq);  // NaN fails
   }
-  if (r) return *r;
   const Dims last{int64_t(rows.ndim() - 1)};
   const Array a = elementwise(OpId::abs, rows);
   const Array scale = reduce(ReduceOpId::max, a, last, true, nullptr);
-  const Array usable = elementwise(OpId::logical_and, with_float(OpId::greater, scale, 0.0),
-                                   elementwise(OpId::isfinite, scale));
-  const Array safe = where(usable, scale, scalar_array(1.0, scale.dtype(), scale.device()));
+  const Array positive = apply(OpId::greater, {ElemArg::of(scale), py_float(0.0)});
+  const Array usable = elementwise(OpId::logical_and, positive, elementwise(OpId::isfinite, scale));
+  const Array safe = apply(OpId::where, {ElemArg::of(usable), ElemArg::of(scale), py_float(1.0)});
   const Array scaled = elementwise(OpId::divide, a, safe);
   const Array norm = elementwise(
       OpId::multiply, elementwise(OpId::sqrt, reduce(ReduceOpId::sum, elementwise(OpId::multiply, scaled, scaled), last, true, nullptr)),
       safe);
-  // An infinite element: the norm is inf (even beside a NaN, as NumPy's).
-  return reshape(where(elementwise(OpId::isinf, scale), scale, norm), kept_shape, -1);
+  // An infinite element: the norm is inf. max propagates NaN, so beside a NaN it is NaN (as NumPy).
+  const Array infinite = elementwise(OpId::isinf, scale);
+  return reshape(apply(OpId::where, {ElemArg::of(infinite), ElemArg::of(scale), ElemArg::of(norm)}), kept_shape, -1);
 }
 
 }  // namespace
@@ -128,15 +113,11 @@ Array vector_norm(const Array& input, const Dims& axes_given, bool keepdims, dou
   const Array x = is_floating(st) ? input : cast_to(input, DType::of(ScalarType::Float64));
   Dims axes = axes_given;
   std::sort(axes.begin(), axes.end());
-  Array r;
   if (ord == 2 && x.device().kind == DeviceKind::CPU && x.size() > 0 && !axes.empty()) {
-    r = two_norm_on_host(x, axes);
-    if (keepdims) {
-      Dims shape = x.shape();
-      for (int64_t a : axes) shape[size_t(a)] = 1;
-      r = reshape(r, shape, -1);
-    }
-    return r;
+    if (!keepdims) return two_norm_on_host(x, axes);
+    Dims shape = x.shape();
+    for (int64_t a : axes) shape[size_t(a)] = 1;
+    return reshape(two_norm_on_host(x, axes), shape, -1);
   }
   const Array a = elementwise(OpId::abs, x);  // real, of x's precision
   if (ord == std::numeric_limits<double>::infinity()) {
@@ -147,13 +128,15 @@ Array vector_norm(const Array& input, const Dims& axes_given, bool keepdims, dou
   }
   if (ord == -std::numeric_limits<double>::infinity()) return reduce(ReduceOpId::min, a, axes, keepdims, nullptr);
   if (ord == 0) {
-    const Array nonzero = cast_to(with_float(OpId::not_equal, a, 0.0), a.dtype());
+    const Array nonzero = cast_to(apply(OpId::not_equal, {ElemArg::of(a), py_float(0.0)}), a.dtype());
     return reduce(ReduceOpId::sum, nonzero, axes, keepdims, nullptr);
   }
   if (ord == 1) return reduce(ReduceOpId::sum, a, axes, keepdims, nullptr);
   if (ord == 2)
     return elementwise(OpId::sqrt, reduce(ReduceOpId::sum, elementwise(OpId::multiply, a, a), axes, keepdims, nullptr));
-  return with_float(OpId::pow, reduce(ReduceOpId::sum, with_float(OpId::pow, a, ord), axes, keepdims, nullptr), 1.0 / ord);
+  const Array powers = apply(OpId::pow, {ElemArg::of(a), py_float(ord)});
+  const Array sum = reduce(ReduceOpId::sum, powers, axes, keepdims, nullptr);
+  return apply(OpId::pow, {ElemArg::of(sum), py_float(1.0 / ord)});
 }
 
 }  // namespace dla
