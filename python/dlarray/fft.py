@@ -10,9 +10,10 @@ view of the dlarray memory (`numpy.from_dlpack`) and its result is wrapped witho
 every benchmark size (float32 about 3x less), and it can use threads (benchmarks/fft.py --scipy;
 figures in docs/performance.md).
 Every device takes one path: the arguments are checked here once, then the runner of x's device
-(_RUNNERS) calls its library. This file owns what the standard asks beyond the libraries: argument checks with the exceptions the
-standard names (TypeError for dtypes, ValueError for n, s, axes, norm), the dtype rules, and a clean
-error for arrays on devices without an FFT library (a ROCm build without hipFFT). NumPy and SciPy
+(_RUNNERS) calls its library. This file owns what the standard asks beyond the libraries: argument
+checks with the exceptions the standard names (TypeError for dtypes, ValueError for n, s, axes,
+norm), the dtype rules, and a clean error for arrays on devices without an FFT library (a ROCm
+build without hipFFT). NumPy and SciPy
 are imported by the first transform, not by `import dlarray` (NumPy alone costs ~60 ms there, SciPy ~250 ms).
 """
 from . import _core

@@ -2,11 +2,12 @@
 // stable afterwards: argsort of float64/int64/uint64/complex64 keys (simd_sort.h).
 //
 // The partition is simd_quicksort.h's with positions carried (kCarry); the networks are
-// simd_sort_vec.h's with a second register of positions moved by the same masks. The networks compare (key, position) pairs, so that the padding
-// lanes (largest key, largest position) sort after every real element and equal keys come
-// out in position order; keys equal across partition boundaries are put back in position
-// order by one scan at the end (runs of equal keys are rare unless the data has many
-// duplicates, and then their positions are sorted by the keys-only vector sort).
+// simd_sort_vec.h's with a second register of positions moved by the same masks. The networks
+// compare (key, position) pairs, so that the padding lanes (largest key, largest position)
+// sort after every real element and equal keys come out in position order; keys equal across
+// partition boundaries are put back in position order by one scan at the end (runs of equal
+// keys are rare unless the data has many duplicates, and then their positions are sorted by
+// the keys-only vector sort).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
