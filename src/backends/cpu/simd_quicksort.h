@@ -3,10 +3,9 @@
 // AVX2), in the namespace simd_sort_vec.h chose for it.
 //
 // With kCarry (64-bit keys: argsort) each key moves with its position, q[i] beside a[i]:
-// partitions move both by the same lane orders (on both ISAs: simd_argsort.cpp partitions
-// through split() here), networks by the same verdicts (AVX2; AVX-512 argsort has networks of
-// its own, on (key, position) pairs), and runs of equal keys get their positions back in
-// ascending order at the end (a stable argsort).
+// partitions move both by the same lane orders, networks by the same verdicts (on both ISAs),
+// and runs of equal keys get their positions back in ascending order at the end (a stable
+// argsort).
 //
 // Partition (in place): U vectors are kept back from each end, so that the slots already read
 // always leave room for the next vectors' two compressed halves (keys below the pivot to the
@@ -101,7 +100,7 @@ DLA_SORT_TARGET int64_t partition(K* a, uint64_t* q, int64_t n, K pivot) {
   using V = Vec<K>;
   using R = typename V::R;
   constexpr int W = V::W, U = V::kWholeStores ? 8 : 4;
-  static_assert(kNetworkMax<K> >= 2 * U * W, "quicksort() partitions ranges longer than kNetworkMax only");
+  static_assert(kNetworkMax<K, kCarry> >= 2 * U * W, "quicksort() partitions ranges longer than kNetworkMax only");
   constexpr typename V::M all = low_lanes<K>(W);
   const int64_t tail = V::kWholeStores ? n % W : 0;
   const int64_t whole = n - tail;
@@ -216,7 +215,7 @@ void sort_pairs_by_comparison(K* a, uint64_t* q, int64_t n) {
 
 template <class K, bool kCarry = false>
 void quicksort(K* a, uint64_t* q, int64_t n, int depth) {
-  while (n > kNetworkMax<K>) {
+  while (n > kNetworkMax<K, kCarry>) {
     if (depth-- <= 0) {
       if constexpr (kCarry) sort_pairs_by_comparison(a, q, n);
       else std::sort(a, a + n);
@@ -248,7 +247,7 @@ void quicksort(K* a, uint64_t* q, int64_t n, int depth) {
 template <class K, bool kCarry = false>
 void select_key(K* a, uint64_t* q, int64_t n, int64_t k) {
   int depth = depth_limit(n);
-  while (n > kNetworkMax<K>) {
+  while (n > kNetworkMax<K, kCarry>) {
     if (depth-- <= 0) {
       if constexpr (kCarry) {
         std::vector<std::pair<K, uint64_t>> t(static_cast<size_t>(n));
@@ -303,7 +302,7 @@ void sort_keys(K* a, int64_t n, bool allow_threads) {
 
 // The positions q[0..n) of each run of equal keys in sorted a[0..n) put in ascending order
 // (the partitions scatter them). Runs are rare unless the data has many duplicates, and then
-// the positions take this same vector sort. simd_argsort.cpp's AVX-512 sort of pairs uses it too.
+// the positions take this same vector sort.
 template <class K>
 void order_equal_runs(const K* a, uint64_t* q, int64_t n) {
   for (int64_t i = 1; i < n;) {

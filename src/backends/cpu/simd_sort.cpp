@@ -1,6 +1,6 @@
 // simd_sort.cpp — the AVX-512 quicksort of simd_sort.h (simd_quicksort.h over simd_sort_vec.h's
-// AVX-512 traits), and the entry points, which run the AVX2 build of the same quicksort
-// (simd_sort_avx2.cpp) on CPUs without AVX-512.
+// AVX-512 traits) of keys alone and of keys carrying positions (argsort), and the entry points,
+// which run the AVX2 build of the same quicksort (simd_sort_avx2.cpp) on CPUs without AVX-512.
 #include "backends/cpu/simd_sort.h"
 
 #include "core/cpu_features.h"
@@ -40,6 +40,12 @@ bool simd_sort_keys(uint32_t* keys, int64_t n, bool allow_threads) { return sort
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys(int32_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
 bool simd_sort_keys(int64_t* keys, int64_t n, bool allow_threads) { return sort_keys(keys, n, allow_threads); }
+
+bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads) {
+  if (!simd_sort_available()) return simd_argsort_keys_avx2(keys, positions, n, allow_threads);
+  simd_sort_detail::argsort_keys(keys, positions, n, allow_threads);
+  return true;
+}
 
 bool simd_select_keys(int32_t* keys, int64_t n, int64_t k) { return select_keys(keys, n, k); }
 bool simd_select_keys(int64_t* keys, int64_t n, int64_t k) { return select_keys(keys, n, k); }

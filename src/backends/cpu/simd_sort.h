@@ -29,8 +29,8 @@ bool simd_argsort_keys_avx2(uint64_t* keys, uint64_t* positions, int64_t n, bool
 
 // Sorts keys[0..n) ascending with positions[0..n) moved along, equal keys in ascending order of
 // their positions (so a stable argsort when positions start as 0, 1, 2 ...); false (nothing
-// changed) on CPUs with neither AVX-512 (simd_argsort.cpp) nor AVX2 (simd_sort_avx2.cpp's,
-// simd_quicksort.h carrying positions). With threads, a long row is split as simd_sort_keys
+// changed) on CPUs with neither AVX-512 (simd_sort.cpp) nor AVX2 (simd_sort_avx2.cpp): both run
+// simd_quicksort.h carrying positions. With threads, a long row is split as simd_sort_keys
 // splits it.
 bool simd_argsort_keys(uint64_t* keys, uint64_t* positions, int64_t n, bool allow_threads);
 bool simd_sort_keys(uint64_t* keys, int64_t n, bool allow_threads);

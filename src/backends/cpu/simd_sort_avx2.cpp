@@ -1,7 +1,6 @@
 // simd_sort_avx2.cpp — the quicksort of simd_quicksort.h built over simd_sort_vec.h's AVX2
 // traits (8 keys of 32 bits or 4 of 64 a vector), for CPUs without AVX-512: keys alone, or
-// 64-bit keys carrying positions (argsort); simd_sort.cpp's and simd_argsort.cpp's entry
-// points call it there.
+// 64-bit keys carrying positions (argsort); simd_sort.cpp's entry points call it there.
 #define DLA_SORT_ISA_AVX2
 #include "backends/cpu/simd_sort.h"
 

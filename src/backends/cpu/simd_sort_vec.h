@@ -1,5 +1,5 @@
-// simd_sort_vec.h — the pieces the vector sorts share (simd_sort.cpp keys only, simd_argsort.cpp
-// keys with positions, simd_sort_avx2.cpp keys only on AVX2): per-width vector traits, the
+// simd_sort_vec.h — the pieces the vector sorts share (simd_sort.cpp on AVX-512,
+// simd_sort_avx2.cpp on AVX2, keys alone or with positions): per-width vector traits, the
 // bitonic networks that sort up to 16 registers of keys, the sample-median pivot, the
 // quicksorts' depth limit, and the split of a long row into parts sorted on the thread pool.
 //
@@ -51,6 +51,7 @@ struct Vec<uint32_t> {
   DLA_SORT_INLINE static R max(R a, R b) { return _mm512_max_epu32(a, b); }
   DLA_SORT_INLINE static M lt(R a, R b) { return _mm512_cmplt_epu32_mask(a, b); }
   DLA_SORT_INLINE static M le(R a, R b) { return _mm512_cmple_epu32_mask(a, b); }
+  DLA_SORT_INLINE static M ne(R a, R b) { return _mm512_cmpneq_epu32_mask(a, b); }
   DLA_SORT_INLINE static R compress(M m, R v) { return _mm512_maskz_compress_epi32(m, v); }
   DLA_SORT_INLINE static R permute(R idx, R v) { return _mm512_permutexvar_epi32(idx, v); }
   DLA_SORT_INLINE static R blend(M take_b, R a, R b) { return _mm512_mask_blend_epi32(take_b, a, b); }
@@ -84,6 +85,7 @@ struct Vec<uint64_t> {
   DLA_SORT_INLINE static R max(R a, R b) { return _mm512_max_epu64(a, b); }
   DLA_SORT_INLINE static M lt(R a, R b) { return _mm512_cmplt_epu64_mask(a, b); }
   DLA_SORT_INLINE static M le(R a, R b) { return _mm512_cmple_epu64_mask(a, b); }
+  DLA_SORT_INLINE static M ne(R a, R b) { return _mm512_cmpneq_epu64_mask(a, b); }
   DLA_SORT_INLINE static R compress(M m, R v) { return _mm512_maskz_compress_epi64(m, v); }
   DLA_SORT_INLINE static R permute(R idx, R v) { return _mm512_permutexvar_epi64(idx, v); }
   DLA_SORT_INLINE static R blend(M take_b, R a, R b) { return _mm512_mask_blend_epi64(take_b, a, b); }
@@ -347,15 +349,21 @@ struct CarriedPos<K, true> {
   using type = typename Vec<K>::R;
 };
 
-// One compare-exchange stage inside a register. Carrying positions (AVX2 only), both lanes of
-// a pair act on the one verdict "the lower lane's key is greater" (each lane's own compare
-// would swap equal keys one way only, duplicating a position).
+// One compare-exchange stage inside a register. Carrying positions, both lanes of a pair act
+// on the one verdict "the pair is out of order" (each lane's own compare would swap equal keys
+// one way only, duplicating a position): on AVX-512, a lane whose key changed took its
+// partner's (equal keys stay put), which costs one compare beside the keys' own minimum and
+// maximum (two compares and the mask arithmetic of "greater here, smaller there" ran 15-20%
+// slower).
 template <class K, int k, int j, class Pos = NoPos>
 DLA_SORT_INLINE void stage(typename Vec<K>::R& v, Pos& pos) {
   using V = Vec<K>;
   const typename V::R p = V::template swap_lanes<j>(v);
-  if constexpr (kCarries<K, Pos>) {
-    static_assert(V::kWholeStores, "positions are carried on AVX2 only (simd_argsort.cpp has AVX-512's)");
+  if constexpr (kCarries<K, Pos> && !V::kWholeStores) {
+    const typename V::R next = V::max(max_lanes<K>(k, j), V::min(v, p), v, p);
+    pos = V::blend(V::ne(next, v), pos, V::template swap_lanes<j>(pos));
+    v = next;
+  } else if constexpr (kCarries<K, Pos>) {  // AVX2: the lower lane's compare, swapped across
     const typename V::R gt = V::greater(v, p);  // lane i: key i > key i ^ j
     const typename V::R take = V::template blend_lanes<max_lanes<K>(k, j)>(gt, V::template swap_lanes<j>(gt));
     pos = _mm256_blendv_epi8(pos, V::template swap_lanes<j>(pos), take);
@@ -453,7 +461,14 @@ template <class K, class Pos = NoPos>
 DLA_SORT_INLINE void exchange_registers(typename Vec<K>::R& a, typename Vec<K>::R& b, Pos& pa, Pos& pb) {
   using V = Vec<K>;
   typename V::R lo, hi;
-  if constexpr (kCarries<K, Pos>) {
+  if constexpr (kCarries<K, Pos> && !V::kWholeStores) {  // (as stage: lanes whose key changed)
+    lo = V::min(a, b);
+    hi = V::max(a, b);
+    const typename V::M swapped = V::ne(lo, a);
+    const Pos pos_lo = V::blend(swapped, pa, pb);
+    pb = V::blend(swapped, pb, pa);
+    pa = pos_lo;
+  } else if constexpr (kCarries<K, Pos>) {
     const typename V::R gt = V::greater(a, b);
     const Pos pos_lo = _mm256_blendv_epi8(pa, pb, gt);
     pb = _mm256_blendv_epi8(pb, pa, gt);
@@ -581,8 +596,14 @@ DLA_SORT_TARGET bool network_sort(K* a, uint64_t* q, int64_t n) {
   return true;
 }
 
-template <class K>
-constexpr int64_t kNetworkMax = 16 * Vec<K>::W;  // AVX-512: 256 keys of 32 bits, 128 of 64; AVX2: 128, 64
+// The most registers of keys a network sorts: 16; 8 on AVX-512 when positions are carried,
+// whose pairs of registers would not fit the 32 registers otherwise (AVX2's column-first
+// networks spill less than they save).
+template <class K, bool kCarry = false>
+constexpr int kNetworkRegisters = kCarry && !Vec<K>::kWholeStores ? 8 : 16;
+// AVX-512: 256 keys of 32 bits, 128 of 64 (64 carrying positions); AVX2: 128, 64.
+template <class K, bool kCarry = false>
+constexpr int64_t kNetworkMax = kNetworkRegisters<K, kCarry> * Vec<K>::W;
 
 // Sorts n <= kNetworkMax keys (with kCarry their positions along) by the smallest network
 // that holds them; false as network_sort.
@@ -593,8 +614,11 @@ bool small_sort(K* a, uint64_t* q, int64_t n) {
   if (n <= W) return network_sort<K, 1, kCarry>(a, q, n);
   if (n <= 2 * W) return network_sort<K, 2, kCarry>(a, q, n);
   if (n <= 4 * W) return network_sort<K, 4, kCarry>(a, q, n);
-  if (n <= 8 * W) return network_sort<K, 8, kCarry>(a, q, n);
-  return network_sort<K, 16, kCarry>(a, q, n);
+  if constexpr (kNetworkRegisters<K, kCarry> == 8) return network_sort<K, 8, kCarry>(a, q, n);
+  else {
+    if (n <= 8 * W) return network_sort<K, 8, kCarry>(a, q, n);
+    return network_sort<K, 16, kCarry>(a, q, n);
+  }
 }
 
 // The median of R vectors of keys read at evenly spaced places (a[0..n), n >= R * W),
