@@ -30,14 +30,29 @@ def per_call(fn, number):
     return min(timeit.repeat(fn, number=number, repeat=1)) / number
 
 
-def alternate(fns, number, repeat):
+BLOCK_SECONDS = 2e-3
+
+
+def calls_per_block(fn):
+    """Calls that fill a block of about BLOCK_SECONDS (1 to 200), from one timed warm call.
+
+    A block of one call would time the first call after another library's: with threads, that
+    is a pool worker's wake-up (tens to hundreds of microseconds on a virtual machine, and
+    the pools spin for different times before they sleep) more than the kernel. Back-to-back
+    calls are what a loop of array operations sees, for every library alike.
+    """
+    fn()  # warm up (allocator caches, page faults)
+    t = timeit.timeit(fn, number=1)
+    return max(1, min(200, int(BLOCK_SECONDS / max(t, 1e-9)) + 1))
+
+
+def alternate(fns, repeat):
     """Best time per call of each function, the functions timed in turn, `repeat` rounds."""
-    for fn in fns:
-        fn()  # warm up (allocator caches, page faults)
+    numbers = [calls_per_block(fn) for fn in fns]
     best = [float("inf")] * len(fns)
     for _ in range(repeat):  # in turn, so that each sees the same machine state
         for i, fn in enumerate(fns):
-            best[i] = min(best[i], per_call(fn, number))
+            best[i] = min(best[i], per_call(fn, numbers[i]))
     return best
 
 
@@ -152,9 +167,7 @@ def main():
             if torch and torchs:
                 tx = torch.from_numpy(nx)
                 fns.append(lambda: torchs(tx))
-            size = nx.size
-            number = max(1, min(200, 2 * 10**7 // (size * 20)))
-            times = alternate(fns, number, repeat)
+            times = alternate(fns, repeat)
             t_ours, t_np = times[0], times[1]
             t_torch = times[2] if len(times) > 2 else None
             ratio_torch = f"{t_ours / t_torch:7.2f}" if t_torch else f"{'-':>7}"
