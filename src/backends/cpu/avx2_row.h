@@ -1,8 +1,9 @@
 // avx2_row.h — the row loop of the AVX2 transcendental kernels (float32_math.cpp, 8 float lanes
-// a vector; math_avx2_f64.cpp, 4 double lanes): each vector computed by a kernel, lanes outside
-// the function's domain given its NaN, lanes off the kernel's fast range recomputed by libm;
-// the polynomial evaluation both files' kernels use; and the lane operations per dtype (Lanes,
-// also vector_math.cpp's settling of pow's negative bases).
+// a vector; math_avx2_f64.cpp, 4 double lanes, its kernels those of trig_kernels_f64.h shared
+// with AVX-512): each vector computed by a kernel, lanes outside the function's domain given its
+// NaN, lanes off the kernel's fast range recomputed by libm; the polynomial evaluation both
+// files' kernels use; and the lane operations per dtype (Lanes, also vector_math.cpp's settling
+// of pow's negative bases).
 //
 // A kernel K provides: Regs and regs() (constants loaded once per row), compute(x, regs),
 // fast(x) (a lane mask of what compute gets right), settled(x) (lanes compute sets itself,

@@ -1,8 +1,8 @@
 // math_avx2_f64.h — float64 sin, cos, tan, asin, acos, atan and atan2 on AVX2 + FMA CPUs, 4
-// lanes a vector: the AVX-512 kernels' operations (math_avx512_f64.cpp, constants in trig_f64.h) in the
-// same order, so the same values (sin, cos within 0.59 ulp; tan 0.69, asin, acos 0.62, atan
-// 0.50, atan2 0.51; the last bit of tan, asin, acos, atan and atan2 rarely apart: divisions where AVX-512 takes
-// reciprocal estimates), where glibc's scalar functions took 10-20 ms for 10^6.
+// lanes a vector: the kernels the AVX-512 rows run too (trig_kernels_f64.h, constants in
+// trig_f64.h), so the same values (sin, cos within 0.59 ulp; tan 0.69, asin, acos 0.62, atan
+// 0.50, atan2 0.51; the last bit of tan, asin, acos, atan and atan2 rarely apart: divisions
+// where AVX-512 takes reciprocal estimates), where glibc's scalar functions took 10-20 ms for 10^6.
 #pragma once
 #include <cstdint>
 

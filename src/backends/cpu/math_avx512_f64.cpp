@@ -1,8 +1,8 @@
-// math_avx512_f64.cpp — the AVX-512 float64 log family (see math_avx512_f64.h).
+// math_avx512_f64.cpp — the AVX-512 float64 log family (see math_avx512_f64.h), and the rows
+// that run the trigonometric kernels shared with AVX2 (trig_kernels_f64.h) over Avx512F64.
 #include "backends/cpu/math_avx512_f64.h"
 #include "backends/cpu/math_avx512_common.h"
 #include "backends/cpu/pow_log_table_f64.h"
-#include "backends/cpu/trig_f64.h"
 
 #include <cmath>
 #include <cstring>
@@ -11,7 +11,6 @@ namespace dla::cpu {
 namespace {
 
 using namespace avx512_math;
-using namespace trig_f64;
 
 constexpr int kLogEntries = 16;
 constexpr double kLogStep = 3.0 / 64;  // [0.75, 1.5) in 16 intervals
@@ -36,7 +35,7 @@ constexpr double kLn2d16Lo = 0x1.cf79abc9e3b3ap-44;
 constexpr double kE[6] = {0x1.0000000000001p-1, 0x1.5555555555556p-3,  0x1.55555554e8d7ap-5,
                           0x1.11111110c60f8p-7, 0x1.6c17ede6663f0p-10, 0x1.a01b393b56b8dp-13};
 
-// f(j/16) = hi[j] + lo[j] for j < 16, evaluated in long double (the exp and atan tables).
+// f(j/16) = hi[j] + lo[j] for j < 16, evaluated in long double (the exp tables).
 struct PairTable16 {
   alignas(64) double hi[16];
   alignas(64) double lo[16];
@@ -83,37 +82,6 @@ struct LogRegs {
 struct DD {
   __m512d hi, lo;  // value hi + lo, unevaluated
 };
-
-// c[0] + t c[1] + ... + t^(N-1) c[N-1] by Estrin's scheme: pairs c[i] + t c[i+1], then pairs
-// of those with t^2, and so on: depth about log2(N) fmas against Horner's N - 1, for a few
-// more multiplications. Which one is faster depends on the loop: measured (Zen 4, 2026-11-27),
-// the exp and log cores, sinh/cosh, atan and asin/acos run faster with Horner (poly: those
-// loops are bound by their number of operations, their iterations overlapping), tan with
-// Estrin (its chain is what costs); the series under rarely taken branches keep Estrin.
-constexpr int estrin_level(int n) {  // k with 2^k < n <= 2^(k+1): the low half has 2^k terms
-  int k = 0;
-  while ((2 << k) < n) ++k;
-  return k;
-}
-// The part of length Len starting at c[Lo]; pw[k] = t^(2^k).
-template <int Lo, int Len, int N>
-DLA_V512 __m512d estrin_part(const double (&c)[N], const __m512d* pw) {
-  if constexpr (Len == 1) {
-    return set(c[Lo]);
-  } else if constexpr (Len == 2) {
-    return fma(set(c[Lo + 1]), pw[0], set(c[Lo]));
-  } else {
-    constexpr int k = estrin_level(Len), m = 1 << k;
-    return fma(estrin_part<Lo + m, Len - m>(c, pw), pw[k], estrin_part<Lo, m>(c, pw));
-  }
-}
-template <int N>
-DLA_V512 __m512d estrin(__m512d t, const double (&c)[N]) {
-  __m512d pw[5];
-  pw[0] = t;
-  for (int k = 1; k < 5 && (1 << k) < N; ++k) pw[k] = _mm512_mul_pd(pw[k - 1], pw[k - 1]);
-  return estrin_part<0, N>(c, pw);
-}
 
 // log(x + x_lo) for positive finite x (subnormals included), |x_lo| up to a few ulp(x) (it
 // only enters r_lo, and the term r_lo r^2 left out of log1p(r + r_lo) stays near 2^-60 for
@@ -260,26 +228,6 @@ DLA_V512 DD expm1_dd(__m512d x, const ExpRegs& T) {
   // divide by the pair.
   const __m512d sum = _mm512_add_pd(h, lo);
   return {sum, _mm512_add_pd(_mm512_sub_pd(h, sum), lo)};
-}
-
-// Bitwise selections by ternary logic (one operation each) on the doubles' bits.
-template <int Imm>
-DLA_V512 __m512d mask_ternary(__m512d a, __mmask8 k, __m512d b, __m512d c) {  // Imm(a, b, c) where k, else a
-  return _mm512_castsi512_pd(
-      _mm512_mask_ternarylogic_epi64(_mm512_castpd_si512(a), k, _mm512_castpd_si512(b), _mm512_castpd_si512(c), Imm));
-}
-template <int Imm>
-DLA_V512 __m512d maskz_ternary(__mmask8 k, __m512d a, __m512d b, __m512d c) {  // Imm(a, b, c) where k, else 0
-  return _mm512_castsi512_pd(
-      _mm512_maskz_ternarylogic_epi64(k, _mm512_castpd_si512(a), _mm512_castpd_si512(b), _mm512_castpd_si512(c), Imm));
-}
-// Truth tables over (A, B, C) = (0xf0, 0xcc, 0xaa).
-constexpr int kBOrNotAAndC = 0xce;  // B | (~A & C)
-constexpr int kBOrAAndC = 0xec;     // B | (A & C)
-constexpr int kAOrBAndC = 0xf8;     // A | (B & C)
-DLA_V512 __m512d with_sign_of(__m512d y, __m512d x) {  // y | (x & -0.0): y >= 0 takes x's sign
-  return _mm512_castsi512_pd(_mm512_ternarylogic_epi64(_mm512_castpd_si512(y), _mm512_castpd_si512(x),
-                                                       _mm512_set1_epi64(INT64_MIN), kAOrBAndC));
 }
 
 // a + b = s + err exactly, any magnitudes.
@@ -574,291 +522,29 @@ template <> struct Kernel<ExpLogFn::Asinh> : InverseHyperbolicKernel<ExpLogFn::A
 template <> struct Kernel<ExpLogFn::Acosh> : InverseHyperbolicKernel<ExpLogFn::Acosh> {};
 template <> struct Kernel<ExpLogFn::Atanh> : InverseHyperbolicKernel<ExpLogFn::Atanh> {};
 
-// ---- atan ----------------------------------------------------------------------------------
-// atan a (a = |x|) = atan(n / d) with (n, d) = (a, 1) for a <= 1 and (1, a) above (there
-// atan a = pi/2 - atan(1/a)); c = j/16 near n/d (j = floor(16 a), or floor(16 rcp14(a)) where
-// inverted: a 14-bit estimate is enough to pick c, and z only grows a little past 1/16),
-// atan(n/d) = atan(c) + atan(z), z = (n - c d) / (d + c n). n - c d is exact (a - c by
-// Sterbenz; 1 - c a a multiple of ulp(a)/16 below a/16: 53 bits), d + c n = D + D_lo exactly
-// (fma, then the fma of the rounding error, d - D exact by Sterbenz), z = N/D by one hardware
-// division corrected by the exact residual. atan(z) = z + z^3 Q(z^2), Q of five terms fitted
-// on |z| <= 0.0627 (2^-60.5 of atan z), by Horner (the loop is bound by its number of
-// operations: Estrin's extra products cost more than its shorter chain saves). The table holds
-// atan(c) and, for the inverted side, pi/2 - atan(c), as pairs; one fast two-sum (the table
-// entry is larger than |z|, or 0 with z = a) and the sign. c comes from one fma with the
-// floor rounding and the shifter 2^52 (its low bits index the tables), and on the inverted
-// side it is negated (n = -1) so that z itself carries the minus of pi/2 - atan(c) - atan(z).
+// ---- atan, atan2, tan, sin, cos, asin, acos -----------------------------------------------
+// The kernels of trig_kernels_f64.h (their derivations there) over Avx512F64: each is already a
+// Kernel (fast, compute(x, table), scalar); atan's four register tables are its Regs.
+using trig_kernels::NoTable;
+using AtanRegs = Avx512F64::AtanTable;
+DLA_V512 void load_regs(NoTable*) {}
+DLA_V512 void load_regs(AtanRegs* r) { *r = Avx512F64::atan_table(); }
 
-const PairTable16& atan_table() {  // atan(j/16)
-  static const PairTable16 t([](long double v) { return std::atan(v); });
-  return t;
-}
-const PairTable16& atan_inverted_table() {  // pi/2 - atan(j/16)
-  static const PairTable16 t([](long double v) { return std::atan2(1.0L, v); });
-  return t;
-}
-struct AtanRegs {
-  Table16 hi, lo, inv_hi, inv_lo;
-};
-DLA_V512 void load_regs(AtanRegs* r) {
-  const PairTable16 &t = atan_table(), &u = atan_inverted_table();
-  *r = {load16(t.hi), load16(t.lo), load16(u.hi), load16(u.lo)};
-}
+template <> struct Kernel<ExpLogFn::Atan> : trig_kernels::Atan<Avx512F64> {};
+template <> struct Kernel<ExpLogFn::Tan> : trig_kernels::Tan<Avx512F64> {};
+template <> struct Kernel<ExpLogFn::Sin> : trig_kernels::SinCos<Avx512F64, false> {};
+template <> struct Kernel<ExpLogFn::Cos> : trig_kernels::SinCos<Avx512F64, true> {};
+template <> struct Kernel<ExpLogFn::Asin> : trig_kernels::ArcSine<Avx512F64, false> {};
+template <> struct Kernel<ExpLogFn::Acos> : trig_kernels::ArcSine<Avx512F64, true> {};
 
-// hi + lo renormalized (|hi| >= |lo| or hi = 0), so that lo is within half an ulp of hi.
-DLA_V512 DD renormalize(DD v) {
-  const __m512d s = _mm512_add_pd(v.hi, v.lo);
-  return {s, _mm512_add_pd(_mm512_sub_pd(v.hi, s), v.lo)};
-}
-
-// c_hi + c_lo - (w_hi + w_lo), rounded once, where |c_hi| >= |w_hi| or c_hi = 0 (a fast
-// two-sum of the high parts; the low parts join the error term).
-DLA_V512 __m512d difference(__m512d c_hi, __m512d c_lo, __m512d w_hi, __m512d w_lo) {
-  const __m512d h = _mm512_sub_pd(c_hi, w_hi);
-  const __m512d err = _mm512_sub_pd(_mm512_sub_pd(c_hi, h), w_hi);
-  return _mm512_add_pd(h, _mm512_add_pd(err, _mm512_sub_pd(c_lo, w_lo)));
-}
-
-template <>
-struct Kernel<ExpLogFn::Atan> {
-  DLA_V512 static __mmask8 fast(__m512d x) { return __mmask8(~_mm512_fpclass_pd_mask(x, 0x9f)); }  // finite, nonzero
-  DLA_V512 static __m512d compute(__m512d x, const AtanRegs& T) {
-    const __m512d a = _mm512_abs_pd(x), one = set(1.0);
-    const __mmask8 inverted = _mm512_cmp_pd_mask(a, one, _CMP_GT_OQ);
-    const __m512d b = _mm512_mask_rcp14_pd(a, inverted, a);  // ~ n / d
-    // 2^52 + min(floor(16 b), 15): its low bits are j; c = j/16 from it exactly.
-    const __m512d shifted = _mm512_min_pd(
-        _mm512_fmadd_round_pd(b, set(16.0), set(0x1p52), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), set(0x1p52 + 15));
-    const __m512i j = _mm512_castpd_si512(shifted);
-    // Inverted: (n, d) = (-1, a) with c negated, so that z = (c a - 1) / (a + c) comes out
-    // negated, as pi/2 - atan(c) - atan(z) adds it.
-    const __m512d c0 = _mm512_fmsub_pd(shifted, set(1.0 / 16), set(0x1p48));
-    const __m512d c = _mm512_mask_xor_pd(c0, inverted, c0, set(-0.0));
-    const __m512d n = _mm512_mask_blend_pd(inverted, a, set(-1.0)), d = _mm512_mask_blend_pd(inverted, one, a);
-    const __m512d num = _mm512_fnmadd_pd(c, d, n);
-    const __m512d den = fma(c, n, d);
-    const __m512d den_lo = fma(c, n, _mm512_sub_pd(d, den));
-    const __m512d z = _mm512_div_pd(num, den);
-    const __m512d z_lo = _mm512_mul_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), _mm512_rcp14_pd(den));
-    const __m512d t = _mm512_mul_pd(z, z);
-    const __m512d tail = fma(_mm512_mul_pd(z, t), poly(t, kAtanQ), z_lo);
-    const __m512d c_hi = _mm512_mask_blend_pd(inverted, lookup(T.hi, j), lookup(T.inv_hi, j));
-    const __m512d c_lo = _mm512_mask_blend_pd(inverted, lookup(T.lo, j), lookup(T.inv_lo, j));
-    const __m512d h = _mm512_add_pd(c_hi, z);
-    const __m512d y = _mm512_add_pd(h, _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, h), z), _mm512_add_pd(c_lo, tail)));
-    return with_sign_of(y, x);
-  }
-  static double scalar(double x) { return std::atan(x); }
-};
-
-// ---- atan2 ---------------------------------------------------------------------------------
-// atan2(y, x) = sign(y) (K + s atan(n / d)) with n = min(|y|, |x|), d = max(|y|, |x|):
-// K = 0, s = +1 for |y| <= |x|, x > 0; K = pi/2, s = -1 for |y| > |x|, x > 0; K = pi, s = -1
-// for |y| <= |x|, x < 0; K = pi/2, s = +1 for |y| > |x|, x < 0. atan(n/d) = atan(c) + atan(z)
-// as in atan above, c = j/16 near n/d (j from a 14-bit estimate), z = (n - c d) / (d + c n);
-// here n - c d needs its exact value: c d = P + P_lo exactly (fma), n - P as a two-sum, so
-// the numerator is a pair too (for q near 1/16 its rounding alone would be half an ulp of the
-// result). atan(c) + atan(z) = U + U_lo as a pair (c's table entry is larger than |z|), then
-// K + s U by a fast two-sum (K, where nonzero, is above pi/4 >= U), rounded once. Lanes with a
-// zero, infinite or NaN argument, or a magnitude outside [2^-500, 2^500] (where z could
-// underflow or d + c n overflow), are libm's.
+// atan2 as two_argument_row's kernel (no by-product for fast).
 struct Atan2Kernel {
+  using Shared = trig_kernels::Atan2<Avx512F64>;
   using Regs = AtanRegs;
-  static double scalar(double y, double x) { return std::atan2(y, x); }
-  DLA_V512 static __mmask8 fast(__m512d y, __m512d x, __m512d) {
-    const __m512d lo = set(0x1p-500), hi = set(0x1p500);
-    const __m512d ay = _mm512_abs_pd(y), ax = _mm512_abs_pd(x);
-    return _mm512_cmp_pd_mask(ay, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(ay, hi, _CMP_LE_OQ) &
-           _mm512_cmp_pd_mask(ax, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(ax, hi, _CMP_LE_OQ);
-  }
-  DLA_V512 static __m512d compute(__m512d y, __m512d x, const AtanRegs& T, __m512d*) {
-    const Atan2Reduction red = atan2_reduce(y, x);
-    const __m512d n = red.n, d = red.d, c = red.c;
-    // n - c d = num + num_lo: c d = p + p_lo exactly, n - p as a two-sum.
-    const __m512d p = _mm512_mul_pd(c, d), p_lo = _mm512_fmsub_pd(c, d, p);
-    const __m512d num = _mm512_sub_pd(n, p);
-    const __m512d back = _mm512_sub_pd(num, n);
-    const __m512d num_err = _mm512_sub_pd(_mm512_sub_pd(n, _mm512_sub_pd(num, back)), _mm512_add_pd(p, back));
-    const __m512d num_lo = _mm512_sub_pd(num_err, p_lo);
-    // d + c n = den + den_lo (d - den exact by Sterbenz: den is between d and 2d).
-    const __m512d den = fma(c, n, d);
-    const __m512d den_lo = fma(c, n, _mm512_sub_pd(d, den));
-    const __m512d z = _mm512_div_pd(num, den);
-    const __m512d z_lo = _mm512_mul_pd(
-        _mm512_add_pd(_mm512_fnmadd_pd(z, den_lo, _mm512_fnmadd_pd(z, den, num)), num_lo), _mm512_rcp14_pd(den));
-    const __m512d t = _mm512_mul_pd(z, z);
-    const __m512d tail = fma(_mm512_mul_pd(z, t), poly(t, kAtanQ), z_lo);
-    const __m512d c_hi = lookup(T.hi, red.j), c_lo = lookup(T.lo, red.j);
-    // U = atan(c) + atan(z) as u + u_lo (a fast two-sum: c_hi = 0 or c_hi > |z|).
-    const __m512d u = _mm512_add_pd(c_hi, z);
-    const __m512d u_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(c_hi, u), z), _mm512_add_pd(c_lo, tail));
-    // K + s U by a fast two-sum.
-    const __mmask8 minus = atan2_minus(red);
-    const __m512d su = _mm512_mask_xor_pd(u, minus, u, set(-0.0)), su_lo = _mm512_mask_xor_pd(u_lo, minus, u_lo, set(-0.0));
-    const __m512d k_hi = _mm512_mask_mov_pd(_mm512_maskz_mov_pd(atan2_half_pi(red), set(kPio2Hi)), atan2_pi(red), set(kPiHi));
-    const __m512d k_lo = _mm512_mask_mov_pd(_mm512_maskz_mov_pd(atan2_half_pi(red), set(kPio2Lo)), atan2_pi(red), set(kPiLo));
-    const __m512d r = _mm512_add_pd(k_hi, su);
-    const __m512d r_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(k_hi, r), su), _mm512_add_pd(k_lo, su_lo));
-    return with_sign_of(_mm512_add_pd(r, r_lo), y);
-  }
+  static double scalar(double y, double x) { return Shared::scalar(y, x); }
+  DLA_V512 static __mmask8 fast(__m512d y, __m512d x, __m512d) { return Shared::fast(y, x); }
+  DLA_V512 static __m512d compute(__m512d y, __m512d x, const AtanRegs& T, __m512d*) { return Shared::compute(y, x, T); }
 };
-
-// ---- tan -----------------------------------------------------------------------------------
-// x = n pi/4 + r, |r| <= pi/8 (a little more where x 4/pi rounds), for |x| < 2^20: pi/4 =
-// C1 + C2 + C3 + C4, C1 the double nearest pi/4, C2 of 32 bits, C3 and C4 the doubles nearest
-// the rest (199 bits in all). x - n C1 = r1 is exact in one fma: n C1 is a multiple of 2^-53
-// as x is (|x| >= 1/2 wherever n != 0, and 1/4 <= |x| < 1/2 only gives n = 1 with multiples
-// of 2^-54), and |r1| < 1/2 fits in 53 bits. n C2 is exact (|n| < 2^21); r_hi = r1 - n C2
-// rounded, and both r1 - r_hi and the error (r1 - r_hi) - n C2 of r_hi are exact (multiples of
-// 2^-86 below 2^-33, or r_hi itself exact), then n (C3 + C4) joins the low part. Four fmas in
-// a chain where a pair-summed reduction took twice the depth.
-// tan r = r + r^3 T(r^2), T fitted (as kAsinP, on [0, (pi/8)^2]) to 2^-54 of itself, by Estrin;
-// then by n mod 4, tan x = N / D with (N, D) = (t, 1), (1 + t, 1 - t), (-1, t), (t - 1, 1 + t):
-// the pairs for n mod 4 = 2, 3 are those of 0, 1 swapped, negated at the end. One hardware
-// division q = N_hi / D_hi (its latency is that of the reciprocal estimate and one Newton step
-// here, and the chain is what costs), corrected by the exact residual times a 14-bit reciprocal
-// (the correction is 2^-53 of q, so its own error is 2^-67), rounded once.
-struct NoRegs {};
-DLA_V512 void load_regs(NoRegs*) {}
-
-template <>
-struct Kernel<ExpLogFn::Tan> {
-  // Finite, nonzero (libm keeps the sign of -0), below 2^20.
-  DLA_V512 static __mmask8 fast(__m512d x) {
-    return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(0x1p20), _CMP_LT_OQ) & __mmask8(~_mm512_fpclass_pd_mask(x, 0x06));
-  }
-  DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
-    const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvPio4)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512d one = set(1.0);
-    const __m512d r1 = _mm512_fnmadd_pd(n, set(kPio4C[0]), x);
-    const __m512d rh = _mm512_fnmadd_pd(n, set(kPio4C[1]), r1);
-    const __m512d tail = fma(n, set(kPio4C[2]), _mm512_mul_pd(n, set(kPio4C[3])));  // off the chain
-    const __m512d rl = _mm512_sub_pd(_mm512_fnmadd_pd(n, set(kPio4C[1]), _mm512_sub_pd(r1, rh)), tail);
-    // tan r = rh + (rl + rh t T(t)), t = rh^2; renormalized, as D must be for the correction.
-    const __m512d t = _mm512_mul_pd(rh, rh);
-    const DD tr = renormalize({rh, fma(_mm512_mul_pd(rh, t), estrin(t, kTanT), rl)});
-    // (N, D) = (o + tr, 1 - o tr) with o = n mod 2 in {0, 1}: (tr, 1) or (1 + tr, 1 - tr), as
-    // fast two-sums (|tr.hi| < 0.42; o tr.hi is exact), formed without a blend: for o = 0 they
-    // reduce to (tr.hi, tr.lo) and (1, 0) exactly.
-    const __m512i ni = _mm512_cvtpd_epi64(n);
-    const __m512d o = _mm512_cvtepi64_pd(_mm512_and_si512(ni, _mm512_set1_epi64(1)));
-    const __m512d a_hi = _mm512_add_pd(o, tr.hi);
-    const __m512d a_lo = _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(o, a_hi), tr.hi), tr.lo);
-    const __m512d b_hi = _mm512_fnmadd_pd(o, tr.hi, one);
-    const __m512d b_lo = _mm512_fnmadd_pd(o, tr.lo, _mm512_fnmadd_pd(o, tr.hi, _mm512_sub_pd(one, b_hi)));
-    const __mmask8 swap = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(2));
-    const __m512d n_hi = _mm512_mask_blend_pd(swap, a_hi, b_hi), n_lo = _mm512_mask_blend_pd(swap, a_lo, b_lo);
-    const __m512d d_hi = _mm512_mask_blend_pd(swap, b_hi, a_hi), d_lo = _mm512_mask_blend_pd(swap, b_lo, a_lo);
-    const __m512d q = _mm512_div_pd(n_hi, d_hi);
-    const __m512d rem = _mm512_add_pd(_mm512_fnmadd_pd(q, d_hi, n_hi), _mm512_fnmadd_pd(q, d_lo, n_lo));
-    const __m512d y = fma(rem, _mm512_rcp14_pd(d_hi), q);
-    // n mod 4 in {2, 3}: the negated quotient (0 - y: y is never 0 there, so no sign of zero
-    // is lost).
-    return _mm512_mask_sub_pd(y, swap, _mm512_setzero_pd(), y);
-  }
-  static double scalar(double x) { return std::tan(x); }
-};
-
-// ---- sin, cos ------------------------------------------------------------------------------
-// x = n pi/2 + rh + rl for |x| < 2^20 by tan's reduction with the constants doubled (2 C1 is
-// the double nearest pi/2, and each argument there holds for it: x - n 2C1 is a multiple of
-// 2^-53 below 1 in magnitude), |rh| <= pi/4 (a little more where x 2/pi rounds). On
-// [-pi/4, pi/4] (t = rh^2):
-//   sin r = rh + (rl (1 - t/2) + rh^3 (S1 + t S(t))),
-//   cos r = h + (((1 - h) - t/2) - (rh^2 - t)/2 - rh rl + t^2 C(t)),  h = 1 - t/2,
-// t/2 exact, 1 - h and the rounding error of rh^2 exact; S1, S and C the polynomials of fdlibm's
-// __kernel_sin and __kernel_cos (within 2^-58 of sin r / r and of cos r there), by Horner;
-// rh^3 S1 (up to 0.09, a tenth of the result) is summed from rh^3 as a pair, since rounding
-// rh t and S(t) separately cost up to 0.2 ulp (0.70 ulp measured, 0.5x here after).
-// sin x is then +-sin r or +-cos r by n mod 4 (cos x the same at n + 1): both are formed for
-// every lane and one chosen by a blend, the sign set by bit 1 of n (xor).
-
-template <ExpLogFn F>
-struct SinCosKernel {
-  // Below 2^20 and finite (not NaN); sin also leaves its zeros to libm (the sign of -0).
-  DLA_V512 static __mmask8 fast(__m512d x) {
-    const __mmask8 in_range = _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(0x1p20), _CMP_LT_OQ);
-    if constexpr (F == ExpLogFn::Sin) return in_range & __mmask8(~_mm512_fpclass_pd_mask(x, 0x06));
-    else return in_range;
-  }
-  DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
-    const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(x, set(kInvPio2)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512d r1 = _mm512_fnmadd_pd(n, set(2 * kPio4C[0]), x);
-    const __m512d rh = _mm512_fnmadd_pd(n, set(2 * kPio4C[1]), r1);
-    const __m512d tail = fma(n, set(2 * kPio4C[2]), _mm512_mul_pd(n, set(2 * kPio4C[3])));
-    const __m512d rl = _mm512_sub_pd(_mm512_fnmadd_pd(n, set(2 * kPio4C[1]), _mm512_sub_pd(r1, rh)), tail);
-    const __m512d one = set(1.0);
-    const __m512d hr = _mm512_mul_pd(rh, set(0.5));
-    const __m512d t = _mm512_mul_pd(rh, rh);
-    const __m512d ht = _mm512_mul_pd(hr, rh);  // t/2, exactly
-    const __m512d hl = _mm512_fmsub_pd(hr, rh, ht);  // (rh^2 - t)/2, exactly
-    // sin r: rh^3 = rt + (rh t - rt) + 2 rh hl to 2^-105 (rt = rh t rounded), its leading part
-    // times S1 rounded only with the sum.
-    const __m512d rt = _mm512_mul_pd(rh, t);
-    const __m512d rt_lo = fma(_mm512_add_pd(rh, rh), hl, _mm512_fmsub_pd(rh, t, rt));
-    const __m512d s_small = fma(rt_lo, set(kSinS1), _mm512_fnmadd_pd(ht, rl, rl));
-    const __m512d s_lo = fma(rt, set(kSinS1), fma(_mm512_mul_pd(rt, t), poly(t, kSinS), s_small));
-    const __m512d s = _mm512_add_pd(rh, s_lo);
-    // cos r
-    const __m512d h = _mm512_sub_pd(one, ht);
-    const __m512d w = fma(rh, rl, hl);  // rh rl + (rh^2 - t)/2
-    const __m512d c_lo = fma(_mm512_mul_pd(t, t), poly(t, kCosC), _mm512_sub_pd(_mm512_sub_pd(_mm512_sub_pd(one, h), ht), w));
-    const __m512d c = _mm512_add_pd(h, c_lo);
-    __m512i ni = _mm512_cvtpd_epi64(n);
-    if constexpr (F == ExpLogFn::Cos) ni = _mm512_add_epi64(ni, _mm512_set1_epi64(1));
-    const __mmask8 odd = _mm512_test_epi64_mask(ni, _mm512_set1_epi64(1));
-    const __m512d y = _mm512_mask_blend_pd(odd, s, c);
-    return _mm512_xor_pd(y, _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_and_si512(ni, _mm512_set1_epi64(2)), 62)));
-  }
-  static double scalar(double x) { return F == ExpLogFn::Sin ? std::sin(x) : std::cos(x); }
-};
-template <> struct Kernel<ExpLogFn::Sin> : SinCosKernel<ExpLogFn::Sin> {};
-template <> struct Kernel<ExpLogFn::Cos> : SinCosKernel<ExpLogFn::Cos> {};
-
-// ---- asin, acos ----------------------------------------------------------------------------
-// As fdlibm splits them: for a = |x| <= 1/2, asin a = a + a t P(t), t = a^2; above,
-// asin a = pi/2 - 2 asin(s), s = sqrt(z), z = (1 - a)/2 (exact), asin s = s + s z P(z), s
-// corrected by its exact residual. P fitted (least squares on 300 Chebyshev nodes of [0, 1/4],
-// 200-bit mpmath, relative weight) to 2^-52.8 of itself; the P terms are below 0.05 of a
-// result, so they add under 2^-57 to its error. acos x = pi/2 - asin x, 2 asin s (x > 1/2),
-// pi - 2 asin s (x < -1/2).
-// Every case is C + V + L: a constant C (0, +-pi/2 or pi, its low part C_hi pi_lo/pi_hi to
-// 2^-106), the leading term V (+-x, or +-R, R = 2s = s + s, with the result's sign) and
-// L = V w P(w) (+ 2 s_lo V/R where big), w = t or z: C + V by one fast two-sum (|C| > |V|,
-// or C = 0), then rounded once. The signs and constants come from masked ternary logic on
-// x's sign bit, with no blend of separate forms. 2 s_lo = (z - s^2) 2 / V (signed): the
-// residual is exact, and a 14-bit reciprocal leaves 2^-67 of the result.
-template <ExpLogFn F>
-struct ArcSineKernel {
-  // |x| < 1: at +-1 (s = 0) and NaN, libm.
-  DLA_V512 static __mmask8 fast(__m512d x) { return _mm512_cmp_pd_mask(_mm512_abs_pd(x), set(1.0), _CMP_LT_OQ); }
-  DLA_V512 static __m512d compute(__m512d x, const NoRegs&) {
-    constexpr bool kAsin = F == ExpLogFn::Asin;
-    const __m512d sm = set(-0.0), a = _mm512_abs_pd(x);
-    const __mmask8 big = _mm512_cmp_pd_mask(a, set(0.5), _CMP_GT_OQ);
-    const __m512d w = _mm512_mask_blend_pd(big, _mm512_mul_pd(x, x), _mm512_fnmadd_pd(a, set(0.5), set(0.5)));
-    const __m512d p = poly(w, kAsinP);
-    const __m512d root = _mm512_sqrt_pd(w);
-    const __m512d r2 = _mm512_add_pd(root, root);
-    // V: asin x where small, -copysign(R, x) where big; acos -x, copysign(R, x).
-    const __m512d v = mask_ternary<kBOrNotAAndC>(kAsin ? x : _mm512_xor_pd(x, sm), big, r2, sm);
-    // C: asin -0 (so that -0 + V = V, signs included) or copysign(pi/2, x); acos pi/2, or
-    // pi/2 -+ pi/2 where big (0 or pi, exact).
-    __m512d c_hi;
-    if constexpr (kAsin) c_hi = mask_ternary<kBOrAAndC>(sm, big, set(kPio2Hi), x);
-    else c_hi = _mm512_sub_pd(set(kPio2Hi), maskz_ternary<kAOrBAndC>(big, set(kPio2Hi), x, sm));
-    const __m512d res = _mm512_fnmadd_pd(root, root, w);  // exact
-    const __m512d l = fma(_mm512_mul_pd(v, w), p, _mm512_maskz_mul_pd(big, _mm512_add_pd(res, res), _mm512_rcp14_pd(v)));
-    const __m512d h = _mm512_add_pd(c_hi, v);
-    const __m512d err = _mm512_add_pd(_mm512_sub_pd(c_hi, h), v);
-    const __m512d y = _mm512_add_pd(h, fma(c_hi, set(kPio2Lo / kPio2Hi), _mm512_add_pd(err, l)));
-    if constexpr (kAsin) return with_sign_of(y, x);  // asin(-0) = -0
-    return y;
-  }
-  static double scalar(double x) { return F == ExpLogFn::Asin ? std::asin(x) : std::acos(x); }
-};
-template <> struct Kernel<ExpLogFn::Asin> : ArcSineKernel<ExpLogFn::Asin> {};
-template <> struct Kernel<ExpLogFn::Acos> : ArcSineKernel<ExpLogFn::Acos> {};
 
 // The row: full vectors, then the tail under a mask (its idle lanes hold 1.0, on every fast
 // range); lanes off the fast range are recomputed from the saved arguments, so in == out works.
@@ -1126,11 +812,11 @@ bool math_avx512_f64_row(ExpLogFn fn, const double* in, double* out, int64_t n, 
     case ExpLogFn::Acosh: row<ExpLogFn::Acosh, LogRegs>(in, out, n, domain); return true;
     case ExpLogFn::Atanh: row<ExpLogFn::Atanh, LogRegs>(in, out, n, domain); return true;
     case ExpLogFn::Atan: row<ExpLogFn::Atan, AtanRegs>(in, out, n, domain); return true;
-    case ExpLogFn::Tan: row<ExpLogFn::Tan, NoRegs>(in, out, n, domain); return true;
-    case ExpLogFn::Sin: row<ExpLogFn::Sin, NoRegs>(in, out, n, domain); return true;
-    case ExpLogFn::Cos: row<ExpLogFn::Cos, NoRegs>(in, out, n, domain); return true;
-    case ExpLogFn::Asin: row<ExpLogFn::Asin, NoRegs>(in, out, n, domain); return true;
-    case ExpLogFn::Acos: row<ExpLogFn::Acos, NoRegs>(in, out, n, domain); return true;
+    case ExpLogFn::Tan: row<ExpLogFn::Tan, NoTable>(in, out, n, domain); return true;
+    case ExpLogFn::Sin: row<ExpLogFn::Sin, NoTable>(in, out, n, domain); return true;
+    case ExpLogFn::Cos: row<ExpLogFn::Cos, NoTable>(in, out, n, domain); return true;
+    case ExpLogFn::Asin: row<ExpLogFn::Asin, NoTable>(in, out, n, domain); return true;
+    case ExpLogFn::Acos: row<ExpLogFn::Acos, NoTable>(in, out, n, domain); return true;
     default: return false;
   }
 }

@@ -17,7 +17,8 @@
 // finer log of its own (two 16-entry reductions, log c from mpmath: pow_log_table_f64.h) good
 // to about 2^-68, since y log x multiplies its error by up to 709, feeding the exp core with a
 // double-double argument (0.52 ulp, NumPy's SVML loop 0.70 on the same pairs). tan, asin, acos and atan have their own
-// reductions (sin and cos share tan's) and fitted polynomials (see each kernel). Each result is rounded once.
+// reductions (sin and cos share tan's) and fitted polynomials (trig_kernels_f64.h, the kernels
+// shared with the AVX2 rows). Each result is rounded once.
 // Arguments off a kernel's fast range (zeros where the sign matters, negatives of log,
 // infinities, NaN, overflow and subnormal results, sin's zeros, sin/cos/tan's |x| >= 2^20) are recomputed by
 // glibc's scalar function, so every special case is libm's.

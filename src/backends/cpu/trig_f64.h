@@ -1,7 +1,7 @@
 // trig_f64.h — the constants of the float64 sin, cos, tan, asin, acos, atan and atan2 kernels
-// and of the float32 sin and cos evaluated in float64, shared by the AVX-512 rows
-// (math_avx512_f64.cpp, which also holds the derivations, and math_avx512_f32.cpp) and the AVX2
-// rows (math_avx2_f64.cpp, float32_math.cpp), so that both give the same values.
+// (trig_kernels_f64.h, which holds their derivations and which the AVX-512 and AVX2 rows share)
+// and of the float32 sin and cos evaluated in float64 (math_avx512_f32.cpp, float32_math.cpp),
+// so that every ISA gives the same values.
 #pragma once
 
 namespace dla::cpu::trig_f64 {
