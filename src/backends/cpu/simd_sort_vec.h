@@ -352,9 +352,7 @@ struct CarriedPos<K, true> {
 // One compare-exchange stage inside a register. Carrying positions, both lanes of a pair act
 // on the one verdict "the pair is out of order" (each lane's own compare would swap equal keys
 // one way only, duplicating a position): on AVX-512, a lane whose key changed took its
-// partner's (equal keys stay put), which costs one compare beside the keys' own minimum and
-// maximum (two compares and the mask arithmetic of "greater here, smaller there" ran 15-20%
-// slower).
+// partner's (equal keys stay put): one compare beside the keys' own minimum and maximum.
 template <class K, int k, int j, class Pos = NoPos>
 DLA_SORT_INLINE void stage(typename Vec<K>::R& v, Pos& pos) {
   using V = Vec<K>;
@@ -597,8 +595,8 @@ DLA_SORT_TARGET bool network_sort(K* a, uint64_t* q, int64_t n) {
 }
 
 // The most registers of keys a network sorts: 16; 8 on AVX-512 when positions are carried,
-// whose pairs of registers would not fit the 32 registers otherwise (AVX2's column-first
-// networks spill less than they save).
+// so that the 16 registers of keys and positions stay within its 32 (AVX2 keeps 16 with
+// positions too, as it always had).
 template <class K, bool kCarry = false>
 constexpr int kNetworkRegisters = kCarry && !Vec<K>::kWholeStores ? 8 : 16;
 // AVX-512: 256 keys of 32 bits, 128 of 64 (64 carrying positions); AVX2: 128, 64.
