@@ -124,127 +124,138 @@ inline T fold_leaf(const char* p, int64_t s, int64_t n) {
   return acc;
 }
 
-// One 2048-element piece of a contiguous float32/float64 sum (eight 256-element blocks), in
-// AVX2 registers: the eight blocks are summed side by side, block b's accumulators r0..r7 of
-// fold_leaf being the lanes of acc[b] (float64: of lo[b] and hi[b]). Every addition is one
-// that fold_leaf and the pairing in fold_row do, in the same order, so the result is the same
-// bit for bit; but eight independent chains per step instead of one block's two (SSE2) keep
-// the adder from being the limit (float64 10^7: 1.75 ms against 3.0 ms for the leaf loop).
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// ---- Float sums: one pairwise tree for every ISA and memory layout ----
+// A float32/float64 row is summed as a tree whose leaves hold kSumLeaf elements (2048 float32,
+// 1024 float64: 8 KiB) and whose inner nodes split at multiples of kSumLeaf. A leaf adds its
+// elements into kSumLanes accumulators (256 bytes: 64 float32, 32 float64; element i into
+// accumulator i mod kSumLanes, each taking at most 32 elements left to right), then halves them
+// (a += a + kSumLanes/2, down to one). The vector forms keep the accumulators as the lanes of
+// 256 / Bytes registers and do exactly these additions, so the result is the same bit for bit
+// on every CPU and for a strided row of the same values. Eight independent registers in one
+// address-ordered stream keep the adder busy in cache and the prefetchers on one stream out of
+// it (the layout before, eight 256-element blocks side by side or one after another with one
+// register each: 1.2-1.6x PyTorch's time for 10^6 float32, and row sums of 2000 elements in one
+// register). Where Squared, the tree adds (x - c)^2, the difference and the square each rounded
+// (var's second pass; this file is compiled without fp contraction).
 template <class T>
-constexpr bool kHaveSumPiece = std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-inline bool sum_piece_vectorized() { return vector_level() != VectorLevel::None; }
-
+constexpr bool kIsSumFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
 template <class T>
-inline T pair8(const T* r) {  // fold_leaf's combination of its eight accumulators
-  return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-}
-
-// In cache, the eight blocks are summed side by side: eight independent chains per step keep
-// the adder busy. Out of cache that makes eight short streams (1-2 KiB each), which the hardware
-// prefetchers serve badly even when asked ahead (10^7 float64: 25 GB/s, float32: 28 GB/s on the
-// 2-core EPYC); one block after another is a single address-ordered stream (35 and 46 GB/s;
-// NumPy 35 and 25), and one chain per block is then fast enough. Both orders do the same
-// additions, so `from_memory` changes the time, never the result.
+constexpr int kSumLanes = int(256 / sizeof(T));
 template <class T>
-inline void prefetch_next_piece(const T* p, int i) {
-  constexpr int kBlock = 256;
-  for (int b = 0; b < 8; ++b) __builtin_prefetch(p + 16 * kBlock + kBlock * b + i, 0, 1);
-}
+constexpr int64_t kSumLeaf = 32 * int64_t(kSumLanes<T>);
 
-// What a piece's sum reads at p: the elements themselves (PlainLoad), or (x - c)^2 for var's
-// second pass (SquaredDeviationLoad: the subtraction and the square rounded as two operations,
-// as squared_deviation_row's buffer holds them; the AVX2 target has no FMA to contract them).
-struct PlainLoad {
-  __attribute__((target("avx2"), always_inline)) inline __m256 operator()(const float* p) const {
-    return _mm256_loadu_ps(p);
-  }
-  __attribute__((target("avx2"), always_inline)) inline __m256d operator()(const double* p) const {
-    return _mm256_loadu_pd(p);
-  }
-};
-template <class T>
-struct SquaredDeviationLoad {
-  T c;
-  __attribute__((target("avx2"), always_inline)) inline __m256 operator()(const float* p) const {
-    const __m256 d = _mm256_sub_ps(_mm256_loadu_ps(p), _mm256_set1_ps(c));
-    return _mm256_mul_ps(d, d);
-  }
-  __attribute__((target("avx2"), always_inline)) inline __m256d operator()(const double* p) const {
-    const __m256d d = _mm256_sub_pd(_mm256_loadu_pd(p), _mm256_set1_pd(c));
-    return _mm256_mul_pd(d, d);
-  }
-};
-
-// Block b's eight accumulators of fold_leaf, then their pairing, with blocks [B0, B0 + G)
-// summed side by side.
-template <class T, int G, class Load>
-__attribute__((target("avx2"), always_inline)) inline void sum_blocks(const T* p, int b0, T* part, bool prefetch,
-                                                                       const Load& load) {
-  constexpr int kBlock = 256;
-  if constexpr (std::is_same_v<T, float>) {
-    __m256 acc[G];
-    for (int g = 0; g < G; ++g) acc[g] = load(p + kBlock * (b0 + g));
-    for (int i = 8; i < kBlock; i += 8) {
-#pragma GCC unroll 8
-      for (int g = 0; g < G; ++g) acc[g] = _mm256_add_ps(acc[g], load(p + kBlock * (b0 + g) + i));
-      if (prefetch && i % 16 == 8) prefetch_next_piece(p, i);
-    }
-    for (int g = 0; g < G; ++g) {
-      alignas(32) float r[8];
-      _mm256_store_ps(r, acc[g]);
-      part[b0 + g] = pair8(r);
-    }
+template <class T, bool Squared>
+__attribute__((always_inline)) inline T summand(T x, T c) {
+  if constexpr (Squared) {
+    const T d = x - c;
+    return d * d;
   } else {
-    __m256d lo[G], hi[G];
-    for (int g = 0; g < G; ++g) {
-      lo[g] = load(p + kBlock * (b0 + g));
-      hi[g] = load(p + kBlock * (b0 + g) + 4);
+    return x;
+  }
+}
+
+// A leaf's last n - i0 < kSumLanes elements go into the first accumulators; then all are halved.
+template <class T, bool Squared, class At>
+__attribute__((always_inline)) inline T halve_accumulators(T* acc, const At& at, int64_t i0, int64_t n, T c) {
+  for (int64_t i = i0; i < n; ++i) acc[i - i0] = acc[i - i0] + summand<T, Squared>(at(i), c);
+  for (int h = kSumLanes<T> / 2; h >= 1; h /= 2)
+    for (int a = 0; a < h; ++a) acc[a] = acc[a] + acc[a + h];
+  return acc[0];
+}
+
+// A leaf of 1 <= n <= kSumLeaf elements at byte stride s, one element at a time.
+template <class T, bool Squared>
+T sum_leaf_strided(const char* p, int64_t s, int64_t n, T c) {
+  auto at = [&](int64_t i) { return *reinterpret_cast<const T*>(p + i * s); };
+  constexpr int A = kSumLanes<T>;
+  if (n < A) {  // fewer elements than accumulators: left to right
+    T acc = summand<T, Squared>(at(0), c);
+    for (int64_t i = 1; i < n; ++i) acc = acc + summand<T, Squared>(at(i), c);
+    return acc;
+  }
+  T acc[A];  // each one updated once per A elements: no chain through the stack's store forwarding
+  for (int a = 0; a < A; ++a) acc[a] = summand<T, Squared>(at(a), c);
+  int64_t i = A;
+  for (; i + A <= n; i += A)
+    for (int a = 0; a < A; ++a) acc[a] = acc[a] + summand<T, Squared>(at(i + a), c);
+  return halve_accumulators<T, Squared>(acc, at, i, n, c);
+}
+
+// The same leaf, contiguous and n >= kSumLanes, in registers of Bytes bytes (the operations
+// written out: a functor would be compiled for the baseline ISA, its vectors leaving the registers).
+template <class T, int Bytes, bool Squared>
+__attribute__((always_inline)) inline T sum_leaf_lanes(const T* x, int64_t n, T c) {
+  typedef T V __attribute__((vector_size(Bytes)));
+  constexpr int W = Bytes / int(sizeof(T)), A = kSumLanes<T>, K = A / W;
+  V r[K];
+#pragma GCC unroll 16
+  for (int k = 0; k < K; ++k) {
+    std::memcpy(&r[k], x + k * W, sizeof(V));
+    if constexpr (Squared) {
+      r[k] = r[k] - c;
+      r[k] = r[k] * r[k];
     }
-    for (int i = 8; i < kBlock; i += 8) {
-#pragma GCC unroll 8
-      for (int g = 0; g < G; ++g) {
-        lo[g] = _mm256_add_pd(lo[g], load(p + kBlock * (b0 + g) + i));
-        hi[g] = _mm256_add_pd(hi[g], load(p + kBlock * (b0 + g) + i + 4));
+  }
+  int64_t i = A;
+  for (; i + A <= n; i += A) {
+#pragma GCC unroll 16
+    for (int k = 0; k < K; ++k) {
+      V v;
+      std::memcpy(&v, x + i + k * W, sizeof(V));
+      if constexpr (Squared) {
+        v = v - c;
+        v = v * v;
       }
-      if (prefetch) prefetch_next_piece(p, i);
-    }
-    for (int g = 0; g < G; ++g) {
-      alignas(32) double r[8];
-      _mm256_store_pd(r, lo[g]);
-      _mm256_store_pd(r + 4, hi[g]);
-      part[b0 + g] = pair8(r);
+      r[k] = r[k] + v;
     }
   }
-}
-
-// fold_leaf of a float32/float64 sum (16 <= n <= 256) in AVX2 registers: its eight accumulators
-// are the lanes of one float32 vector or of two float64 ones, added in its order, so the
-// result is fold_leaf's bit for bit (rows shorter than a 2048-element piece, such as the rows of
-// sum(axis=1) of a 2000-column matrix, took the baseline loop: 1.17-1.25x PyTorch's time).
-template <class T>
-__attribute__((target("avx2"))) T sum_leaf_avx2(const T* p, int64_t n) {
-  alignas(32) T r[8];
-  int64_t i = 8;
-  if constexpr (std::is_same_v<T, float>) {
-    __m256 acc = _mm256_loadu_ps(p);
-    for (; i + 8 <= n; i += 8) acc = _mm256_add_ps(acc, _mm256_loadu_ps(p + i));
-    _mm256_store_ps(r, acc);
-  } else {
-    __m256d lo = _mm256_loadu_pd(p), hi = _mm256_loadu_pd(p + 4);
-    for (; i + 8 <= n; i += 8) {
-      lo = _mm256_add_pd(lo, _mm256_loadu_pd(p + i));
-      hi = _mm256_add_pd(hi, _mm256_loadu_pd(p + i + 4));
-    }
-    _mm256_store_pd(r, lo);
-    _mm256_store_pd(r + 4, hi);
+  if (i == n) {  // no partial group: the halving's first levels stay in registers
+    for (int h = K / 2; h >= 1; h /= 2)
+      for (int k = 0; k < h; ++k) r[k] = r[k] + r[k + h];
+    T acc[W];
+    std::memcpy(acc, &r[0], sizeof(V));
+    for (int h = W / 2; h >= 1; h /= 2)
+      for (int j = 0; j < h; ++j) acc[j] = acc[j] + acc[j + h];
+    return acc[0];
   }
-  T acc = pair8(r);
-  for (; i < n; ++i) acc = acc + p[i];
-  return acc;
+  T acc[A];
+  std::memcpy(acc, r, sizeof r);
+  return halve_accumulators<T, Squared>(acc, [x](int64_t j) { return x[j]; }, i, n, c);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+template <class T, bool Squared>
+__attribute__((target("avx2"))) T sum_leaf_avx2(const T* x, int64_t n, T c) {
+  return sum_leaf_lanes<T, 32, Squared>(x, n, c);
+}
+#endif
+
+template <class T, bool Squared>
+T sum_leaf(const char* p, int64_t s, int64_t n, T c) {
+  if (s == int64_t(sizeof(T)) && n >= kSumLanes<T>) {
+    const T* x = reinterpret_cast<const T*>(p);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (vector_level() != VectorLevel::None) return sum_leaf_avx2<T, Squared>(x, n, c);
+#endif
+    return sum_leaf_lanes<T, 16, Squared>(x, n, c);
+  }
+  return sum_leaf_strided<T, Squared>(p, s, n, c);
+}
+
+// Sum (Squared: sum of (x - c)^2) of 1 <= n elements at byte stride s. Named locals fix the
+// order of the halves: as two operands of +, GCC evaluated the second half first, and a long row
+// read backwards leaf by leaf is a stream the hardware prefetchers do not follow.
+template <class T, bool Squared>
+T sum_tree(const char* p, int64_t s, int64_t n, T c) {
+  constexpr int64_t L = kSumLeaf<T>;
+  if (n <= L) return sum_leaf<T, Squared>(p, s, n, c);
+  const int64_t half = ((n + L - 1) / L / 2) * L;
+  const T lo = sum_tree<T, Squared>(p, s, half, c);
+  const T hi = sum_tree<T, Squared>(p + half * s, s, n - half, c);
+  return lo + hi;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // o[i] += x[i] along a row of a sum over an outer axis. The baseline build's loop is SSE2: the
 // axis-0 sum of 20000 x 500 float64 took 1.30x NumPy's time, whose add loop is AVX dispatched.
 // The output is a fresh array, never the input.
@@ -309,22 +320,8 @@ T int_sum_contiguous(const T* x, int64_t n) {
   return int_sum_body<T, 16>(x, n);
 }
 constexpr bool kHaveIntSum = true;
+constexpr bool kHaveAddInto = true;
 
-template <class T, class Load = PlainLoad>
-__attribute__((target("avx2"))) T sum_piece(const T* p, bool from_memory, const Load& load = {}) {
-  T part[8];
-  if (from_memory) {
-    for (int b = 0; b < 8; ++b) sum_blocks<T, 1>(p, b, part, false, load);
-  } else {
-    sum_blocks<T, 8>(p, 0, part, true, load);
-  }
-  return pair8(part);  // fold_row's pairing of eight block results
-}
-// sum((x - c)^2) of a contiguous 2048-element piece, as squared_deviation_row's buffer would sum.
-template <class T>
-__attribute__((target("avx2"))) T squared_deviation_piece(const T* p, T c, bool from_memory) {
-  return sum_piece<T>(p, from_memory, SquaredDeviationLoad<T>{c});
-}
 // Products of a contiguous row in vector lanes: K vectors of W lanes each hold every (K*W)-th
 // element's product, then the lanes are paired. Integers wrap (unsigned arithmetic), which
 // is associative, so any grouping gives the left-to-right value. For floats the grouping
@@ -365,56 +362,30 @@ T prod_contiguous(const T* x, int64_t n);
 constexpr bool kHaveIntSum = false;
 template <class T>
 T int_sum_contiguous(const T* x, int64_t n);
-template <class T>
-constexpr bool kHaveSumPiece = false;
-inline bool sum_piece_vectorized() { return false; }
-template <class T>
-T sum_piece(const T* p, bool from_memory);
-template <class T>
-T squared_deviation_piece(const T* p, T c, bool from_memory);
+constexpr bool kHaveAddInto = false;
 template <class T>
 void add_into_avx2(T* o, const T* x, int64_t n);
-template <class T>
-T sum_leaf_avx2(const T* p, int64_t n);
 #endif
 
-// fold_leaf, or its AVX2 form where it has one (float sums of 16 or more contiguous elements).
-template <class T, class F, bool Regroup, bool Contig>
-inline T fold_block(const char* p, int64_t s, int64_t n) {
-  if constexpr (Contig && kHaveSumPiece<T> && std::is_same_v<F, elem::AddF>) {
-    if (n >= 16 && sum_piece_vectorized()) return sum_leaf_avx2<T>(reinterpret_cast<const T*>(p), n);
-  }
-  return fold_leaf<T, F, Regroup, Contig>(p, s, n);
-}
-
-// Sums are pairwise over 256-element blocks, as NumPy's, so their rounding error grows as
-// log n. The tree's top levels recurse on halves that are whole multiples of 2048 elements;
-// each 2048-element piece folds its eight 256-element blocks in a loop and pairs the eight
-// results: the same tree as recursing down to single blocks, without a call and a loop exit
-// of varying length per block (out of cache, each mispredicted exit dropped the loads in
-// flight: a 10^7-element float64 sum ran at 1.09 ns per element, NumPy at 0.49).
+// The other sums (complex) are pairwise over 256-element blocks, as NumPy's, so their rounding
+// error grows as log n: the tree's top levels recurse on halves that are whole multiples of 2048
+// elements, each 2048-element piece folds its eight blocks and pairs the eight results.
 template <class T, class F, bool Regroup, bool Pairwise, bool Contig>
-T fold_row(const char* p, int64_t s, int64_t n, bool from_memory) {
+T fold_row(const char* p, int64_t s, int64_t n) {
   constexpr int64_t kBlock = 256, kPiece = 8 * kBlock;
-  if (!Pairwise || n <= kBlock) return fold_block<T, F, Regroup, Contig>(p, s, n);
+  if (!Pairwise || n <= kBlock) return fold_leaf<T, F, Regroup, Contig>(p, s, n);
   const F f{};
   const int64_t step = Contig ? int64_t(sizeof(T)) : s;
   if (n > kPiece) {
     const int64_t half = ((n + kPiece - 1) / kPiece / 2) * kPiece;
-    // Named locals fix the order: as two arguments of f, GCC folded the second half first,
-    // so a long row was read backwards piece by piece, which the hardware prefetchers do not
-    // follow (a 10^7-element float32 sum took 2.6x the time of the same loop in address order).
-    const T lo = fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half, from_memory);
-    const T hi = fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half, from_memory);
+    const T lo = fold_row<T, F, Regroup, Pairwise, Contig>(p, s, half);  // address order, as sum_tree
+    const T hi = fold_row<T, F, Regroup, Pairwise, Contig>(p + half * step, s, n - half);
     return f(lo, hi);
-  }
-  if constexpr (Contig && kHaveSumPiece<T>) {
-    if (n == kPiece && sum_piece_vectorized()) return sum_piece<T>(reinterpret_cast<const T*>(p), from_memory);
   }
   T part[8];
   int k = 0;
   for (int64_t i = 0; i < n; i += kBlock)
-    part[k++] = fold_block<T, F, Regroup, Contig>(p + i * step, s, n - i < kBlock ? n - i : kBlock);
+    part[k++] = fold_leaf<T, F, Regroup, Contig>(p + i * step, s, n - i < kBlock ? n - i : kBlock);
   while (k > 1) {  // pairs, keeping an odd last one for the next level
     for (int j = 0; j < k / 2; ++j) part[j] = f(part[2 * j], part[2 * j + 1]);
     if (k & 1) part[k / 2] = part[k - 1];
@@ -423,11 +394,11 @@ T fold_row(const char* p, int64_t s, int64_t n, bool from_memory) {
   return part[0];
 }
 
-// from_memory: the whole reduction is too big for the caches (sum_piece's reading order).
 template <class T, FoldOp op>
-T fold_any_row(const char* p, int64_t s, int64_t n, bool from_memory) {
+T fold_any_row(const char* p, int64_t s, int64_t n) {
   using F = typename FoldFn<op>::type;
   constexpr bool pairwise = op == FoldOp::Sum;
+  if constexpr (op == FoldOp::Sum && kIsSumFloat<T>) return sum_tree<T, false>(p, s, n, T(0));
   if constexpr (op == FoldOp::Sum && kHaveIntSum && std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     if (s == int64_t(sizeof(T))) return int_sum_contiguous(reinterpret_cast<const T*>(p), n);
   }
@@ -436,7 +407,7 @@ T fold_any_row(const char* p, int64_t s, int64_t n, bool from_memory) {
       const T r = prod_contiguous(reinterpret_cast<const T*>(p), n);
       if constexpr (std::is_floating_point_v<T>) {
         if (!(std::abs(r) <= std::numeric_limits<T>::max()) || r == T(0))  // inf, NaN or 0: see prod_body
-          return fold_row<T, F, false, false, true>(p, s, n, from_memory);
+          return fold_row<T, F, false, false, true>(p, s, n);
       }
       return r;
     }
@@ -453,24 +424,24 @@ T fold_any_row(const char* p, int64_t s, int64_t n, bool from_memory) {
         std::abs(r) <= std::numeric_limits<T>::max())
       return r;
   }
-  return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, pairwise, true>(p, s, n, from_memory)
-                                 : fold_row<T, F, kRegroup<T, op>, pairwise, false>(p, s, n, from_memory);
+  return s == int64_t(sizeof(T)) ? fold_row<T, F, kRegroup<T, op>, pairwise, true>(p, s, n)
+                                 : fold_row<T, F, kRegroup<T, op>, pairwise, false>(p, s, n);
 }
 
 // One inner row of the coalesced loop: operand 0 is the output, 1 the input.
-template <class T, FoldOp op, bool FromMemory>
+template <class T, FoldOp op>
 void fold_loop(char** p, const int64_t* s, int64_t n) {
   using F = typename FoldFn<op>::type;
   const F f{};
   T* o = reinterpret_cast<T*>(p[0]);
   if (s[0] == 0) {
-    *o = f(*o, fold_any_row<T, op>(p[1], s[1], n, FromMemory));
+    *o = f(*o, fold_any_row<T, op>(p[1], s[1], n));
     return;
   }
   const T* x = reinterpret_cast<const T*>(p[1]);
   if (s[0] == int64_t(sizeof(T)) && s[1] == int64_t(sizeof(T))) {
-    if constexpr (op == FoldOp::Sum && kHaveSumPiece<T>) {
-      if (sum_piece_vectorized()) return add_into_avx2(o, x, n);
+    if constexpr (op == FoldOp::Sum && kHaveAddInto && kIsSumFloat<T>) {
+      if (vector_level() != VectorLevel::None) return add_into_avx2(o, x, n);
     }
     if constexpr (kSkipsNan<op>) {
       if (nan_skipping_into<T, op == FoldOp::NanMax>(o, x, n)) return;
@@ -618,65 +589,24 @@ void run_fold(const LoopLayout<N>& L, const std::array<char*, N>& base, int64_t 
   for_each_row(L, base, row_loop);
 }
 
-// Beyond the outer caches' reach the pieces are read in address order (sum_piece).
-constexpr int64_t kFromMemoryBytes = 256 << 10;
-
 template <class T, FoldOp op>
 void fold_typed(const Array& out, const Array& in, const bool* reduced) {
   const LoopLayout<2> L = fold_layout<T, 2>({&out, &in}, reduced);
   const std::array<char*, 2> base{out.data(), in.data()};
-  const int64_t total = in.size();
-  // Only the float sums have a second reading order, so only they get a second loop.
-  const bool from_memory = total * int64_t(sizeof(T)) >= kFromMemoryBytes;
-  auto* const row_loop = [&] {
-    if constexpr (op == FoldOp::Sum && kHaveSumPiece<T>) {
-      if (from_memory) return &fold_loop<T, op, true>;
-    }
-    return &fold_loop<T, op, false>;
-  }();
   const int64_t s = L.ndim > 0 ? L.strides[1][0] : 0;
   run_fold<T, 2>(
-      L, base, total, row_loop,
-      [&](int64_t begin, int64_t count) { return fold_any_row<T, op>(base[1] + begin * s, s, count, from_memory); },
+      L, base, in.size(), &fold_loop<T, op>,
+      [&](int64_t begin, int64_t count) { return fold_any_row<T, op>(base[1] + begin * s, s, count); },
       typename FoldFn<op>::type{}, kRegroup<T, op>);
 }
 
 // ---- Squared deviations: the second pass of var and std in one read ----
-// sum((x - c)^2) of a row with the pairwise tree of a sum (fold_row's): each piece of up to
-// 2048 elements is squared into a buffer in L1, then summed as a sum's piece is. The values
-// are those of subtracting, squaring and summing in three passes (each operation rounded as
-// it was), read once instead of three times and written nowhere. A whole contiguous piece
-// skips the buffer where AVX2 is present: its vectors are squared as the sum loads them
-// (squared_deviation_piece; 10^7 float64 in one thread: that pass took 6.5 ms through the
-// buffer, 2.5 times a sum's time). from_memory: as for sums, the reading order (fold_typed).
+// sum((x - c)^2) of a row: sum_tree with each element squared as it is loaded. The values are
+// those of subtracting, squaring and summing in three passes (each operation rounded as it was),
+// read once instead of three times and written nowhere.
 template <class T>
-T squared_deviation_row(const char* p, int64_t s, int64_t n, T c, bool from_memory) {
-  constexpr int64_t kPiece = 2048;
-  if (n > kPiece) {
-    const int64_t half = ((n + kPiece - 1) / kPiece / 2) * kPiece;
-    const T lo = squared_deviation_row<T>(p, s, half, c, from_memory);
-    const T hi = squared_deviation_row<T>(p + half * s, s, n - half, c, from_memory);
-    return lo + hi;
-  }
-  if constexpr (kHaveSumPiece<T>) {
-    if (n == kPiece && s == int64_t(sizeof(T)) && sum_piece_vectorized())
-      return squared_deviation_piece<T>(reinterpret_cast<const T*>(p), c, from_memory);
-  }
-  alignas(64) T buf[kPiece];
-  if (s == int64_t(sizeof(T))) {
-    const T* x = reinterpret_cast<const T*>(p);
-    for (int64_t i = 0; i < n; ++i) {
-      const T d = x[i] - c;
-      buf[i] = d * d;
-    }
-  } else {
-    for (int64_t i = 0; i < n; ++i) {
-      const T d = *reinterpret_cast<const T*>(p + i * s) - c;
-      buf[i] = d * d;
-    }
-  }
-  return fold_row<T, elem::AddF, true, true, true>(reinterpret_cast<const char*>(buf), int64_t(sizeof(T)), n,
-                                                   false);  // the buffer is in L1
+T squared_deviation_row(const char* p, int64_t s, int64_t n, T c) {
+  return sum_tree<T, true>(p, s, n, c);
 }
 
 // o[i] += (x[i] - c[i])^2 along a row of a moment over an outer axis; the three named steps
@@ -696,11 +626,11 @@ __attribute__((target("avx2"))) void squared_deviation_into_avx2(T* o, const T* 
 }
 #endif
 
-template <class T, bool FromMemory>
+template <class T>
 void squared_deviation_loop(char** p, const int64_t* s, int64_t n) {
   if (s[0] == 0) {
     T* o = reinterpret_cast<T*>(p[0]);
-    *o = *o + squared_deviation_row<T>(p[1], s[1], n, *reinterpret_cast<const T*>(p[2]), FromMemory);
+    *o = *o + squared_deviation_row<T>(p[1], s[1], n, *reinterpret_cast<const T*>(p[2]));
     return;
   }
   constexpr int64_t z = sizeof(T);
@@ -726,12 +656,10 @@ void fold_squared_deviation_typed(const Array& out, const Array& in, const Array
   const LoopLayout<3> L = fold_layout<T, 3>({&out, &in, &center}, reduced);
   const std::array<char*, 3> base{out.data(), in.data(), center.data()};
   const int64_t s = L.ndim > 0 ? L.strides[1][0] : 0;
-  const bool from_memory = in.size() * int64_t(sizeof(T)) >= kFromMemoryBytes;
   run_fold<T, 3>(
-      L, base, in.size(), from_memory ? &squared_deviation_loop<T, true> : &squared_deviation_loop<T, false>,
+      L, base, in.size(), &squared_deviation_loop<T>,
       [&](int64_t begin, int64_t count) {
-        return squared_deviation_row<T>(base[1] + begin * s, s, count, *reinterpret_cast<const T*>(base[2]),
-                                        from_memory);
+        return squared_deviation_row<T>(base[1] + begin * s, s, count, *reinterpret_cast<const T*>(base[2]));
       },
       [](T a, T b) { return a + b; });
 }
