@@ -14,6 +14,7 @@ repetitions (a smoke run, noisy).
 """
 import argparse
 import os
+import time
 import timeit
 
 import numpy as np
@@ -46,12 +47,23 @@ def calls_per_block(fn):
     return max(1, min(200, int(BLOCK_SECONDS / max(t, 1e-9)) + 1))
 
 
-def alternate(fns, repeat):
-    """Best time per call of each function, the functions timed in turn, `repeat` rounds."""
+# PyTorch's OpenMP threads spin for about 9 ms after each parallel call (the process's CPU time
+# grows by that much over a sleep after torch.sum on two threads; dlarray's pool spins 0.1 ms),
+# so a block timed right after PyTorch's shared the second core with a spinning thread: the
+# two-thread 10^6 float64 max of dlarray took 159 us there and 60 us after its own calls.
+SETTLE_SECONDS = 0.015
+
+
+def alternate(fns, repeat, settle=0.0):
+    """Best time per call of each function, the functions timed in turn, `repeat` rounds;
+    `settle` seconds of sleep before each block let the previous library's threads go idle."""
     numbers = [calls_per_block(fn) for fn in fns]
     best = [float("inf")] * len(fns)
     for _ in range(repeat):  # in turn, so that each sees the same machine state
         for i, fn in enumerate(fns):
+            if settle:
+                time.sleep(settle)
+                fn()  # the pool's wake-up after the sleep, outside the block
             best[i] = min(best[i], per_call(fn, numbers[i]))
     return best
 
@@ -167,7 +179,7 @@ def main():
             if torch and torchs:
                 tx = torch.from_numpy(nx)
                 fns.append(lambda: torchs(tx))
-            times = alternate(fns, repeat)
+            times = alternate(fns, repeat, SETTLE_SECONDS if threads > 1 else 0.0)
             t_ours, t_np = times[0], times[1]
             t_torch = times[2] if len(times) > 2 else None
             ratio_torch = f"{t_ours / t_torch:7.2f}" if t_torch else f"{'-':>7}"

@@ -9,8 +9,9 @@ one consumer importing one producer's array; the NumPy and PyTorch columns time 
 with that library in dlarray's place (so "dl.from_dlpack(np)" is next to np.from_dlpack(np) and
 torch.from_dlpack(np); "np.from_dlpack(dl)" next to np.from_dlpack(np) and np.from_dlpack(torch)).
 
-Each case's functions run in turn, `repeat` rounds, and the best time per call of each is kept
-(cpu_peers.alternate): a burst of load on a shared machine hits them alike. dlarray and PyTorch
+Each case's functions run in turn, `repeat` rounds of blocks of back-to-back calls (about 2 ms
+each), and the best time per call of each is kept (cpu_peers.alternate): a burst of load on a
+shared machine hits them alike. dlarray and PyTorch
 run with the same thread count; BLAS libraries (NumPy's matmul and solve) are limited to it too
 when threadpoolctl is installed. PyTorch is optional: without it the PyTorch figures are null
 and only the NumPy chart is drawn.
@@ -109,18 +110,12 @@ def build_cases(dl, np, torch):
     return out
 
 
-def _number(fns, target):
-    """Calls per timing so that the slowest function takes about `target` seconds."""
-    slowest = max(min(timeit.repeat(fn, number=1, repeat=3)) for fn in fns)
-    return max(1, min(100_000, int(target / max(slowest, 1e-9))))
-
-
 def run(threads, quick):
     """Times every case; returns the report dict."""
     import numpy as np
 
     import dlarray as dl
-    from cpu_peers import alternate
+    from cpu_peers import SETTLE_SECONDS, alternate
 
     try:
         import torch
@@ -134,7 +129,7 @@ def run(threads, quick):
     if torch is not None:
         torch.set_num_threads(threads)
     blas = threadpool_limits(limits=threads, user_api="blas") if threadpool_limits else None
-    repeat, target = (3, 0.002) if quick else (7, 0.02)
+    repeat = 3 if quick else 7
     date, stamp = charts.now()
     report = {
         "kind": "report", "format": 1, "date": date, "timestamp": stamp,
@@ -152,7 +147,7 @@ def run(threads, quick):
             fns = [lambda f=ours, a=a_dl: f(a), lambda f=numpys, a=a_np: f(a)]
             if torchs:
                 fns.append(lambda f=torchs, a=a_t: f(a))
-            times = alternate(fns, _number(fns, target), repeat)
+            times = alternate(fns, repeat, SETTLE_SECONDS if threads > 1 else 0.0)
             t_torch = times[2] if torchs else None
             case = {"name": name, "family": family,
                     "times": {"dlarray": times[0], "numpy": times[1], "torch": t_torch},
