@@ -38,7 +38,7 @@ def test_alternate_settles_and_warms_before_each_block():
     (f, f_calls), = [counting(0.003)]
     t0 = time.perf_counter()
     cpu_peers.alternate([f], 2, settle=0.01)
-    assert len(f_calls) == 2 + 2 * 2  # one untimed call after each sleep, then the block's call
+    assert len(f_calls) == 2 + 2 * 2  # an untimed block (one call here) after each sleep, then the timed one
     assert time.perf_counter() - t0 >= 2 * 0.01
 
 

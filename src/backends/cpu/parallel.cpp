@@ -50,7 +50,7 @@ class Pool {
     auto finished = [&] {
       return job.remaining.load(std::memory_order_acquire) == 0 && job.refs.load(std::memory_order_acquire) == 0;
     };
-    spin_until(finished);
+    spin_until(finished, kCallerSpin, false);
     std::unique_lock<std::mutex> lk(m_);
     cv_done_.wait(lk, finished);
     job_ = nullptr;
@@ -82,18 +82,26 @@ class Pool {
     std::lock_guard<std::mutex> lk(m_);
     cv_done_.notify_all();
   }
-  // Spins up to kSpinMicroseconds for done() (true when it became true). A thread woken from
-  // a condition variable starts tens of microseconds later on a virtual machine (the idle vCPU
-  // is descheduled), which doubled the time of a parallel 10^6-element sum; OpenMP runtimes
-  // (PyTorch's pool) spin the same way before they sleep.
+  // Spins up to `microseconds` for done() (true when it became true). A thread woken from a
+  // condition variable starts tens to hundreds of microseconds later on a virtual machine (the
+  // idle vCPU is descheduled), which doubled the time of a parallel 10^6-element sum. The
+  // caller waits kCallerSpin for the last task, which is running. A worker waits kWorkerSpin for
+  // the next job, yielding the CPU between checks so that spinning never takes it from a thread
+  // that has work (several processes on the cores, as pytest -n 2 runs): with 0.1 ms there, a
+  // max of 10^6 float64 on two threads took 72 us back to back but 158 and 192 us with 0.2 and
+  // 0.5 ms of other work between the calls; with 5 ms, 74-88 us. OpenMP runtimes spin the same
+  // way before they sleep (PyTorch's threads about 9 ms on the 2-core VM).
+  static constexpr int64_t kCallerSpin = 100, kWorkerSpin = 5000;  // microseconds
   template <class Done>
-  static bool spin_until(const Done& done) {
-    constexpr int64_t kSpinMicroseconds = 100;
-    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(kSpinMicroseconds);
+  static bool spin_until(const Done& done, int64_t microseconds, bool yield) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(microseconds);
     for (int i = 0;; ++i) {
       if (done()) return true;
       cpu_relax();
-      if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
+      if ((i & 63) == 63) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        if (yield) sched_yield();
+      }
     }
   }
 
@@ -109,7 +117,7 @@ class Pool {
     for (;;) {
       Job* job;
       // Work queued back to back (a loop of array operations) finds the worker awake.
-      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
+      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; }, kWorkerSpin, true);
       {
         std::unique_lock<std::mutex> lk(m_);
         cv_work_.wait(lk, [&] { return generation_.load(std::memory_order_relaxed) != seen && job_ != nullptr; });
