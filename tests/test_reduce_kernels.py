@@ -165,7 +165,8 @@ def test_contiguous_sum_is_the_strided_paths_tree_bit_for_bit(dtype, threads):
     # The contiguous row takes the 2048-element AVX2 piece; the same values every other
     # element of a twice-as-long array take the strided loop over the same pairwise tree.
     rng = np.random.default_rng(5)
-    for n in (2047, 2048, 2049, 4096, 6143, 6144, 10_000, 2048 * 37 + 5, 1_000_003):
+    for n in (31, 32, 33, 63, 64, 65, 100, 1023, 1024, 1025, 2000, 2047, 2048, 2049, 4096, 6143, 6144, 10_000,
+              2048 * 37 + 5, 1_000_003):
         a = (rng.standard_normal(n) * 10.0 ** rng.uniform(-4, 4, n)).astype(dtype)
         wide = np.zeros(2 * n, dtype=dtype)
         wide[::2] = a
@@ -174,6 +175,50 @@ def test_contiguous_sum_is_the_strided_paths_tree_bit_for_bit(dtype, threads):
         assert np_of(s_contig).tobytes() == np_of(s_strided).tobytes(), n
         assert math.isclose(float(s_contig), math.fsum(a.astype(np.float64)), rel_tol=1e-3 if dtype == "float32" else 1e-9,
                             abs_tol=1e-3)
+
+
+def documented_sum_tree(x):
+    """The float sum's tree as docs/numerics.md states it, in NumPy arithmetic of x's dtype (each
+    vector operation rounds elementwise, as the kernels' lanes do)."""
+    lanes = 256 // x.itemsize
+    leaf = 32 * lanes
+    if x.size > leaf:
+        half = ((x.size + leaf - 1) // leaf // 2) * leaf
+        return documented_sum_tree(x[:half]) + documented_sum_tree(x[half:])
+    if x.size < lanes:
+        acc = x[0]
+        for v in x[1:]:
+            acc = acc + v
+        return acc
+    groups = x.size // lanes
+    acc = x[:lanes].copy()
+    for g in range(1, groups):
+        acc = acc + x[g * lanes:(g + 1) * lanes]
+    tail = x[groups * lanes:]
+    acc[:tail.size] = acc[:tail.size] + tail
+    while acc.size > 1:
+        acc = acc[:acc.size // 2] + acc[acc.size // 2:]
+    return acc[0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sum_is_the_documented_tree_bit_for_bit(dtype):
+    # One thread: the first element is taken apart (the output starts as it), then the rest's tree.
+    rng = np.random.default_rng(17)
+    before = dl._core._num_threads()
+    dl._core._set_num_threads(1)
+    try:
+        for n in (2, 33, 64, 65, 97, 1024, 1025, 2000, 2049, 4097, 20_000, 100_001):
+            a = (rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)).astype(dtype)
+            expected = a[0] + documented_sum_tree(a[1:])
+            got = np_of(dl.sum(dl.asarray(a)))
+            assert got.tobytes() == np.asarray(expected, dtype=dtype).tobytes(), n
+            m = a[: (n // 7) * 7].reshape(7, -1) if n >= 14 else a.reshape(1, -1)
+            rows = np_of(dl.sum(dl.asarray(m), axis=1))
+            assert [r.tobytes() for r in rows] == [np.asarray(r[0] + documented_sum_tree(r[1:]), dtype=dtype).tobytes()
+                                                   for r in m], n
+    finally:
+        dl._core._set_num_threads(before)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
