@@ -48,7 +48,7 @@ def calls_per_block(fn):
 
 
 # PyTorch's OpenMP threads spin for about 9 ms after each parallel call (the process's CPU time
-# grows by that much over a sleep after torch.sum on two threads; dlarray's pool spins 0.1 ms),
+# grows by that much over a sleep after torch.sum on two threads; dlarray's workers spin 5 ms),
 # so a block timed right after PyTorch's shared the second core with a spinning thread: the
 # two-thread 10^6 float64 max of dlarray took 159 us there and 60 us after its own calls.
 SETTLE_SECONDS = 0.015

@@ -11,10 +11,9 @@ torch.from_dlpack(np); "np.from_dlpack(dl)" next to np.from_dlpack(np) and np.fr
 
 Each case's functions run in turn, `repeat` rounds of blocks of back-to-back calls (about 2 ms
 each), and the best time per call of each is kept (cpu_peers.alternate): a burst of load on a
-shared machine hits them alike. dlarray and PyTorch
-run with the same thread count; BLAS libraries (NumPy's matmul and solve) are limited to it too
-when threadpoolctl is installed. PyTorch is optional: without it the PyTorch figures are null
-and only the NumPy chart is drawn.
+shared machine hits them alike. dlarray and PyTorch run with the same thread count; BLAS
+libraries (NumPy's matmul and solve) are limited to it too when threadpoolctl is installed.
+PyTorch is optional: without it the PyTorch figures are null and only the NumPy chart is drawn.
 
 The JSON (default benchmarks/results/report.json): machine (platform, CPU model, CPU count,
 versions of Python, NumPy, PyTorch and dlarray), date, thread count, and per case its name,
@@ -29,7 +28,6 @@ import json
 import os
 import pathlib
 import sys
-import timeit
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -154,11 +154,17 @@ __attribute__((always_inline)) inline T summand(T x, T c) {
   }
 }
 
-// A leaf's last n - i0 < kSumLanes elements go into the first accumulators; then all are halved.
+// A leaf's last n - i0 < kSumLanes elements, into the first accumulators.
 template <class T, bool Squared, class At>
-__attribute__((always_inline)) inline T halve_accumulators(T* acc, const At& at, int64_t i0, int64_t n, T c) {
+__attribute__((always_inline)) inline void add_partial_group(T* acc, const At& at, int64_t i0, int64_t n, T c) {
   for (int64_t i = i0; i < n; ++i) acc[i - i0] = acc[i - i0] + summand<T, Squared>(at(i), c);
-  for (int h = kSumLanes<T> / 2; h >= 1; h /= 2)
+}
+
+// acc[a] += acc[a + h] for h = count / 2, ..., 1 (count a power of two): the sum of the first
+// count accumulators, in the leaf's halving order.
+template <class T>
+__attribute__((always_inline)) inline T halve(T* acc, int count) {
+  for (int h = count / 2; h >= 1; h /= 2)
     for (int a = 0; a < h; ++a) acc[a] = acc[a] + acc[a + h];
   return acc[0];
 }
@@ -178,7 +184,8 @@ T sum_leaf_strided(const char* p, int64_t s, int64_t n, T c) {
   int64_t i = A;
   for (; i + A <= n; i += A)
     for (int a = 0; a < A; ++a) acc[a] = acc[a] + summand<T, Squared>(at(i + a), c);
-  return halve_accumulators<T, Squared>(acc, at, i, n, c);
+  add_partial_group<T, Squared>(acc, at, i, n, c);
+  return halve(acc, A);
 }
 
 // The same leaf, contiguous and n >= kSumLanes, in registers of Bytes bytes (the operations
@@ -209,21 +216,19 @@ __attribute__((always_inline)) inline T sum_leaf_lanes(const T* x, int64_t n, T 
       r[k] = r[k] + v;
     }
   }
-  if (i < n) {  // a partial group: into the first accumulators, one by one
+  if (i < n) {  // a partial group, one by one
     T acc[A];
     std::memcpy(acc, r, sizeof r);
-    for (int64_t j = i; j < n; ++j) acc[j - i] = acc[j - i] + summand<T, Squared>(x[j], c);
+    add_partial_group<T, Squared>(acc, [x](int64_t j) { return x[j]; }, i, n, c);
     std::memcpy(r, acc, sizeof r);
   }
-  // halve_accumulators' additions, those between registers as vector additions (a row of 2000
-  // float32 took 20% longer with all 63 of them one by one)
+  // halve(acc, A)'s additions, those between registers as vector additions (a row of 2000
+  // float32 took 20% longer with all 63 of them one by one), then those within one register
   for (int h = K / 2; h >= 1; h /= 2)
     for (int k = 0; k < h; ++k) r[k] = r[k] + r[k + h];
   T acc[W];
   std::memcpy(acc, &r[0], sizeof(V));
-  for (int h = W / 2; h >= 1; h /= 2)
-    for (int j = 0; j < h; ++j) acc[j] = acc[j] + acc[j + h];
-  return acc[0];
+  return halve(acc, W);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -370,8 +375,8 @@ template <class T>
 void add_into_avx2(T* o, const T* x, int64_t n);
 #endif
 
-// The other sums (complex) are pairwise over 256-element blocks, as NumPy's, so their rounding
-// error grows as log n: the tree's top levels recurse on halves that are whole multiples of 2048
+// The other sums (complex, and integers in strided rows) are pairwise over 256-element blocks,
+// as NumPy's, so a complex sum's rounding error grows as log n: the tree's top levels recurse on halves that are whole multiples of 2048
 // elements, each 2048-element piece folds its eight blocks and pairs the eight results.
 template <class T, class F, bool Regroup, bool Pairwise, bool Contig>
 T fold_row(const char* p, int64_t s, int64_t n) {
