@@ -4,7 +4,10 @@ parallel_for's split (src/backends/cpu/parallel.cpp, plan_chunks) decides whethe
 machine uses 16 cores: a rounding of chunks to 64 elements once turned a reduction's per-thread
 chunks into one task, so sum, max and a + b.T ran on one thread at any thread count (issue 10's
 "no thread scaling"). Timing cannot show that on a 2-core VM; the split can be read directly.
+Last, a worker that shares its caller's CPU moves off it and leaves no thread pinned.
 """
+import threading
+
 import numpy as np
 import pytest
 
@@ -89,3 +92,42 @@ def test_argmax_of_one_long_row_uses_every_thread(threads16):
     assert int(dl.argmax(dl.asarray(x))) == int(np.argmax(x))
     assert core._last_parallel_tasks() == 16
 
+
+def test_a_worker_on_its_callers_cpu_moves_off_and_keeps_the_process_affinity():
+    # A worker that finds itself on its caller's CPU moves off by narrowing its affinity for a
+    # moment (parallel.cpp, move_off_cpu). Put the awake worker there (pinned to the caller's
+    # CPU and unpinned at once: a running thread stays where it was moved), post a job, let it
+    # run, and check that it moved and that every thread may again run on every CPU it could.
+    import os
+    import time
+
+    allowed = os.sched_getaffinity(0)
+    if len(allowed) < 2:
+        pytest.skip("one CPU: nothing to move to")
+    before = core._num_threads()
+    core._set_num_threads(2)
+    try:
+        x = np.random.default_rng(2).standard_normal(10**6)
+        d = dl.asarray(x)
+        dl.sum(d)  # the pool starts with every CPU allowed (its threads inherit this thread's mask)
+        here = min(allowed)
+        os.sched_setaffinity(0, {here})  # this thread, the caller
+        moves = core._worker_moves()
+        for _ in range(100):  # until it happens (other processes on the CPUs may get there first)
+            if core._worker_moves() > moves:
+                break
+            assert float(dl.sum(d)) == pytest.approx(float(np.sum(x)), rel=1e-12, abs=1e-9)  # workers awake
+            others = [int(t) for t in os.listdir("/proc/self/task") if int(t) != threading.get_native_id()]
+            for tid in others:
+                os.sched_setaffinity(tid, {here})
+                os.sched_setaffinity(tid, allowed)
+            assert float(dl.sum(d)) == pytest.approx(float(np.sum(x)), rel=1e-12, abs=1e-9)
+            assert core._last_parallel_tasks() == 2
+            time.sleep(0.001)  # the CPU to the worker, which sees the job (done or not)
+        assert core._worker_moves() > moves
+        for tid in os.listdir("/proc/self/task"):
+            if int(tid) != threading.get_native_id():
+                assert os.sched_getaffinity(int(tid)) == allowed, tid
+    finally:
+        os.sched_setaffinity(0, allowed)
+        core._set_num_threads(before)

@@ -1,8 +1,9 @@
 """Correctness of the CPU kernels tuned for issue 10's benchmarks, at their edges.
 
 - float32/float64 max/min (simd_minmax.h's AVX2 float body: groups of 8 vectors, NaNs found
-  by unordered compares of vector pairs): NaN at group and pair boundaries and in the tail,
-  every size around the group length, strided input, one and two threads;
+  by unordered compares of vector pairs, the tail in vectors): NaN at group and pair
+  boundaries and in the tail, the extreme at every tail position, every size around the group
+  length, strided input, one and two threads;
 - argmax/argmin over 32768-element blocks (search_cpu.cpp): the first NaN and the first of
   equal extremes on either side of a block boundary, in the tail, and across the per-thread
   chunks;
@@ -91,6 +92,27 @@ def test_max_min_of_strided_and_offset_input(name, dtype, threads):
     m[5, 700] = np.nan
     got = np_of(getattr(dl, name)(dl.asarray(m), axis=1))
     assert math.isnan(got[5]) and not np.isnan(np.delete(got, 5)).any()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_max_min_find_the_extreme_or_nan_anywhere_in_the_tail(name, dtype):
+    # The tail after the last whole group is folded in whole vectors and one vector ending at
+    # the row's end, which overlaps the groups: every tail length, the extreme (and a NaN) at
+    # each tail position, also as rows of a 2-D array folded along axis 1.
+    g = GROUP[dtype]
+    sign = 1 if name == "max" else -1
+    for tail in range(g):
+        n = 8 * g + tail
+        for pos in range(8 * g - 1, n):
+            x = np.linspace(-1, 1, n).astype(dtype)[::-1] * sign  # the extreme first
+            x[pos] = 2 * sign
+            assert float(getattr(dl, name)(dl.asarray(x))) == 2 * sign, (tail, pos)
+            x[pos] = np.nan
+            assert math.isnan(float(getattr(dl, name)(dl.asarray(x)))), (tail, pos)
+    rows = np.random.default_rng(7).standard_normal((50, 8 * g + 5)).astype(dtype)
+    rows[np.arange(50), 8 * g + np.arange(50) % 5] = 9 * sign
+    assert np.array_equal(np_of(getattr(dl, name)(dl.asarray(rows), axis=1)), np.full(50, 9 * sign, dtype))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -217,6 +217,8 @@ void bind_elementwise(pyb::module_& m) {
       "The (begin, end) tasks parallel_for would run for n elements at this grain and thread count (tests).");
   m.def("_last_parallel_tasks", &cpu::last_parallel_tasks,
         "Tasks of the latest parallel_for in the process; 1 when it ran inline (tests).");
+  m.def("_worker_moves", &cpu::worker_moves,
+        "Times a pool worker found itself on its caller's CPU and moved off it (tests).");
   m.def(
       "_vector_math_source",
       [](const std::string& name, const std::string& dtype) {

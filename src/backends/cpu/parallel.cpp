@@ -16,10 +16,11 @@ namespace dla::cpu {
 namespace {
 
 thread_local bool t_in_worker = false;
+std::atomic<int64_t> g_worker_moves{0};
 
 class Pool {
  public:
-  explicit Pool(int nthreads) {
+  explicit Pool(int nthreads, int cpus) : oversubscribed_(nthreads > cpus) {
     for (int i = 1; i < nthreads; ++i) workers_.emplace_back([this] { worker(); });
   }
   // Never destroyed: joining threads during interpreter exit or in a forked child is unsafe.
@@ -34,6 +35,7 @@ class Pool {
     job.task = &task;
     job.ntasks = ntasks;
     job.remaining.store(ntasks, std::memory_order_relaxed);
+    caller_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lk(m_);
       job_ = &job;
@@ -44,13 +46,14 @@ class Pool {
     // The job lives on this stack: return only when no worker can still reach it. The last
     // task usually ends within microseconds of ours, so look for that first (spin_until, on
     // the atomics alone: spinning on the mutex made a finishing worker wait for it, asleep in
-    // the kernel, and two threads took twice one thread's 11 us for a sum of 10^5 float64)
+    // the kernel, and two threads took twice one thread's 11 us for a sum of 10^5 float64;
+    // yielding between checks, so that a worker sharing this CPU runs its task meanwhile)
     // before sleeping on the condition variable. The last check is under the mutex, which a
     // worker holds to take a reference: none can take one after it.
     auto finished = [&] {
       return job.remaining.load(std::memory_order_acquire) == 0 && job.refs.load(std::memory_order_acquire) == 0;
     };
-    spin_until(finished, kCallerSpin, false);
+    spin_until(finished, kCallerSpin, true);
     std::unique_lock<std::mutex> lk(m_);
     cv_done_.wait(lk, finished);
     job_ = nullptr;
@@ -111,13 +114,36 @@ class Pool {
 #endif
   }
 
+  // A worker woken from its sleep (or started while another pool's worker spun) is sometimes
+  // placed on the CPU of the thread that posted the job: the two then take turns on one CPU
+  // while the other idles, until the load balancer parts them milliseconds later (on the
+  // 2-vCPU VM after any pause over kWorkerSpin: a two-thread sum of 10^6 float32 took 50-80 us
+  // instead of 27). Excluding that CPU from the worker's affinity for a moment moves it at
+  // once; the mask is then restored, so nothing stays pinned and the scheduler stays free.
+  void leave_callers_cpu() {
+    const int cpu = caller_cpu_.load(std::memory_order_relaxed);
+    if (!oversubscribed_ && cpu >= 0 && sched_getcpu() == cpu) move_off_cpu(cpu);
+  }
+  static void move_off_cpu(int cpu) {
+    cpu_set_t allowed;
+    if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+    if (!CPU_ISSET(cpu, &allowed) || CPU_COUNT(&allowed) < 2) return;
+    cpu_set_t elsewhere = allowed;
+    CPU_CLR(cpu, &elsewhere);
+    if (sched_setaffinity(0, sizeof elsewhere, &elsewhere) != 0) return;
+    sched_setaffinity(0, sizeof allowed, &allowed);
+    g_worker_moves.fetch_add(1, std::memory_order_relaxed);
+  }
+
   void worker() {
     t_in_worker = true;
     uint64_t seen = 0;
     for (;;) {
       Job* job;
       // Work queued back to back (a loop of array operations) finds the worker awake.
-      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; }, kWorkerSpin, true);
+      const bool awake =
+          spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; }, kWorkerSpin, true);
+      if (awake) leave_callers_cpu();  // spinning on it, as a thread started there (the job may be done)
       {
         std::unique_lock<std::mutex> lk(m_);
         cv_work_.wait(lk, [&] { return generation_.load(std::memory_order_relaxed) != seen && job_ != nullptr; });
@@ -125,12 +151,15 @@ class Pool {
         job = job_;
         job->refs.fetch_add(1, std::memory_order_relaxed);
       }
+      if (!awake) leave_callers_cpu();  // woken from the condition variable: placed anywhere
       drain(*job);
       // The job may be gone once refs is 0: nothing of it is touched after.
       if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) notify_done();
     }
   }
 
+  const bool oversubscribed_;  // more threads than CPUs: sharing a CPU is expected, not moved
+  std::atomic<int> caller_cpu_{-1};  // where the latest job's caller ran when it posted it
   std::vector<std::thread> workers_;
   std::mutex busy_;
   std::mutex m_;
@@ -143,11 +172,8 @@ std::atomic<int> g_requested{0};
 std::atomic<Pool*> g_pool{nullptr};
 std::mutex g_pool_init;
 
-int default_threads() {
-  if (const char* env = std::getenv("DLARRAY_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n >= 1) return n;
-  }
+// The CPUs this process may run on.
+int allowed_cpus() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) == 0) {
     int n = CPU_COUNT(&set);
@@ -155,6 +181,14 @@ int default_threads() {
   }
   unsigned hc = std::thread::hardware_concurrency();
   return hc ? int(hc) : 1;
+}
+
+int default_threads() {
+  if (const char* env = std::getenv("DLARRAY_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n >= 1) return n;
+  }
+  return allowed_cpus();
 }
 
 // The child of a fork has none of the parent's workers: forget the pool (leaked on purpose,
@@ -169,7 +203,7 @@ Pool* pool() {
   if (!p) {
     static bool atfork = (pthread_atfork(nullptr, nullptr, after_fork_in_child), true);
     (void)atfork;
-    p = new Pool(num_threads());
+    p = new Pool(num_threads(), allowed_cpus());
     g_pool.store(p, std::memory_order_release);
   }
   return p;
@@ -197,6 +231,8 @@ std::atomic<int> g_last_tasks{1};
 }
 
 int last_parallel_tasks() { return g_last_tasks.load(std::memory_order_relaxed); }
+
+int64_t worker_moves() { return g_worker_moves.load(std::memory_order_relaxed); }
 
 ChunkPlan plan_chunks(int64_t n, int64_t grain, int nthreads) {
   if (n <= 0) return {0, 0, 0};

@@ -36,6 +36,9 @@ ChunkPlan plan_chunks(int64_t n, int64_t grain, int nthreads);
 // an operation splits its work over all threads whatever the cores.
 int last_parallel_tasks();
 
+// How many times a pool worker found itself on its caller's CPU and moved off (tests).
+int64_t worker_moves();
+
 // Calls f(begin, end) on disjoint chunks covering [0, n), on up to num_threads() threads,
 // chunks of at least `grain` elements; returns when all are done. f must not throw.
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& f);
