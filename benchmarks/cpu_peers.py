@@ -1,7 +1,8 @@
 """Reductions and casts of dlarray next to NumPy and PyTorch's CPU kernels, timed in alternation.
 
-Each line: case, threads, then our time, NumPy's, PyTorch's (us), the ratios ours / NumPy and
-ours / PyTorch, and ours / the faster peer (below 1.0: we are faster than both). dlarray and
+Each line: case, threads, then our time, NumPy's, PyTorch's (us, the median over rounds), the
+ratios ours / NumPy and ours / PyTorch, and ours / the faster peer (below 1.0: we are faster than
+both), each ratio the median over rounds of the ratio within a round (see paired_ratio). dlarray and
 PyTorch run with the same thread count (`dl._core._set_num_threads`, `torch.set_num_threads`);
 NumPy is single-threaded whatever the count. PyTorch is optional (its columns read nan without
 it). Besides the reductions and casts, a few elementwise, sort and exchange rows keep watch that
@@ -54,20 +55,45 @@ def calls_per_block(fn):
 SETTLE_SECONDS = 0.015
 
 
-def alternate(fns, repeat, settle=0.0):
-    """Best time per call of each function, the functions timed in turn, `repeat` rounds;
-    `settle` seconds of sleep before each block let the previous library's threads go idle,
-    and an untimed block then wakes this library's."""
+def alternate_rounds(fns, repeat, settle=0.0):
+    """Time per call of each function in each of `repeat` rounds (a list per round), the
+    functions timed in turn within a round; `settle` seconds of sleep before each block let the
+    previous library's threads go idle, and an untimed block then wakes this library's."""
     numbers = [calls_per_block(fn) for fn in fns]
-    best = [float("inf")] * len(fns)
+    rounds = []
     for _ in range(repeat):  # in turn, so that each sees the same machine state
+        row = []
         for i, fn in enumerate(fns):
             if settle:
                 time.sleep(settle)
                 per_call(fn, numbers[i])  # an untimed block: the threads' wake-up (VM vCPUs take
                 # several calls of 100-500 us to get back to speed after a sleep) stays out of it
-            best[i] = min(best[i], per_call(fn, numbers[i]))
-    return best
+            row.append(per_call(fn, numbers[i]))
+        rounds.append(row)
+    return rounds
+
+
+def alternate(fns, repeat, settle=0.0):
+    """Best time per call of each function over alternate_rounds' rounds."""
+    rounds = alternate_rounds(fns, repeat, settle)
+    return [min(r[i] for r in rounds) for i in range(len(fns))]
+
+
+def median(values):
+    v = sorted(values)
+    k = len(v) // 2
+    return v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
+
+
+def paired_ratio(rounds, i, others):
+    """Median over rounds of function i's time over the fastest of `others` in the same round.
+
+    On a shared VM the speed drifts by 10-30% within seconds (other tenants' use of the
+    caches and memory): the best time of each library may come from different moments, and a
+    ratio of two minima moves with the drift. A ratio within one round compares the libraries
+    at the same moment; the median of those ignores the rounds a burst of load spoiled.
+    """
+    return median([r[i] / min(r[j] for j in others) for r in rounds])
 
 
 def data(shape, dtype, seed=0):
@@ -162,7 +188,7 @@ def main():
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
     p.add_argument("only", nargs="*", help="keep cases whose names contain one of these")
     args = p.parse_args()
-    repeat = 3 if args.quick else 7
+    repeat = 3 if args.quick else 11
     n_big, side = 10**7, 2000
     cases = reduction_cases(n_big, side) + cast_cases(side) + other_cases(10**6)
     if args.only:
@@ -181,14 +207,13 @@ def main():
             if torch and torchs:
                 tx = torch.from_numpy(nx)
                 fns.append(lambda: torchs(tx))
-            times = alternate(fns, repeat, SETTLE_SECONDS if threads > 1 else 0.0)
-            t_ours, t_np = times[0], times[1]
-            t_torch = times[2] if len(times) > 2 else None
-            ratio_torch = f"{t_ours / t_torch:7.2f}" if t_torch else f"{'-':>7}"
-            best = min(t_np, t_torch) if t_torch else t_np
+            rounds = alternate_rounds(fns, repeat, SETTLE_SECONDS if threads > 1 else 0.0)
+            t_ours, t_np = (median([r[i] for r in rounds]) for i in (0, 1))
+            t_torch = median([r[2] for r in rounds]) if len(fns) > 2 else None
+            ratio_torch = f"{paired_ratio(rounds, 0, [2]):7.2f}" if t_torch else f"{'-':>7}"
             print(f"{name:<42} {threads:>3} {t_ours * 1e6:9.1f} {t_np * 1e6:9.1f} "
-                  f"{(t_torch * 1e6 if t_torch else float('nan')):9.1f} {t_ours / t_np:7.2f} {ratio_torch} "
-                  f"{t_ours / best:7.2f}", flush=True)
+                  f"{(t_torch * 1e6 if t_torch else float('nan')):9.1f} {paired_ratio(rounds, 0, [1]):7.2f} "
+                  f"{ratio_torch} {paired_ratio(rounds, 0, list(range(1, len(fns)))):7.2f}", flush=True)
 
 
 if __name__ == "__main__":
