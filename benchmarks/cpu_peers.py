@@ -17,6 +17,7 @@ import argparse
 import os
 import time
 import timeit
+from statistics import median
 
 import numpy as np
 
@@ -77,12 +78,6 @@ def alternate(fns, repeat, settle=0.0):
     """Best time per call of each function over alternate_rounds' rounds."""
     rounds = alternate_rounds(fns, repeat, settle)
     return [min(r[i] for r in rounds) for i in range(len(fns))]
-
-
-def median(values):
-    v = sorted(values)
-    k = len(v) // 2
-    return v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
 
 
 def paired_ratio(rounds, i, others):

@@ -1,7 +1,8 @@
 """The timing helpers the CPU benchmarks share (benchmarks/cpu_peers.py's alternate,
-alternate_rounds and paired_ratio) on trivial functions, and benchmarks/report.py's run() driving it through one stand-in case: the calls
-each function gets and the report's fields. Nothing here compares times: they are only checked
-to be positive and finite (a performance figure belongs to benchmarks/, never to a test)."""
+alternate_rounds and paired_ratio) on trivial functions, and benchmarks/report.py's run()
+driving them through one stand-in case: the calls each function gets and the report's fields.
+Nothing here compares times: they are only checked to be positive and finite (a performance
+figure belongs to benchmarks/, never to a test)."""
 import math
 import pathlib
 import sys

@@ -6,7 +6,9 @@ chunks into one task, so sum, max and a + b.T ran on one thread at any thread co
 "no thread scaling"). Timing cannot show that on a 2-core VM; the split can be read directly.
 Last, a worker that shares its caller's CPU moves off it and leaves no thread pinned.
 """
+import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -98,9 +100,6 @@ def test_a_worker_on_its_callers_cpu_moves_off_and_keeps_the_process_affinity():
     # moment (parallel.cpp, move_off_cpu). Put the awake worker there (pinned to the caller's
     # CPU and unpinned at once: a running thread stays where it was moved), post a job, let it
     # run, and check that it moved and that every thread may again run on every CPU it could.
-    import os
-    import time
-
     allowed = os.sched_getaffinity(0)
     if len(allowed) < 2:
         pytest.skip("one CPU: nothing to move to")

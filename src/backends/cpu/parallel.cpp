@@ -122,7 +122,7 @@ class Pool {
   // once; the mask is then restored, so nothing stays pinned and the scheduler stays free.
   void leave_callers_cpu() {
     const int cpu = caller_cpu_.load(std::memory_order_relaxed);
-    if (!oversubscribed_ && cpu >= 0 && sched_getcpu() == cpu) move_off_cpu(cpu);
+    if (!oversubscribed_ && sched_getcpu() == cpu) move_off_cpu(cpu);
   }
   static void move_off_cpu(int cpu) {
     cpu_set_t allowed;

@@ -68,17 +68,17 @@ __attribute__((always_inline)) inline T minmax_vector_body(const T* x, int64_t n
         r[k] = ((IsMax ? a > r[k] : a < r[k]) | (a != a)) ? a : r[k];
     }
   }
+  T acc;
   if constexpr (std::is_integral_v<T>) {  // any merge order gives the same integer: in vectors
 #pragma GCC unroll 8
     for (int k = 1; k < K; ++k) r[0] = (IsMax ? r[k] > r[0] : r[k] < r[0]) ? r[k] : r[0];
-    T acc = r[0][0];
+    acc = r[0][0];
     for (int j = 1; j < W; ++j) acc = minmax_scalar_step<T, IsMax>(acc, r[0][j]);
-    for (; i < n; ++i) acc = minmax_scalar_step<T, IsMax>(acc, x[i]);
-    return acc;
+  } else {  // lane by lane in order: which of -0 and +0 an all-zero row gives depends on it
+    acc = r[0][0];
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < W; ++j) acc = minmax_scalar_step<T, IsMax>(acc, r[k][j]);
   }
-  T acc = r[0][0];
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < W; ++j) acc = minmax_scalar_step<T, IsMax>(acc, r[k][j]);
   for (; i < n; ++i) acc = minmax_scalar_step<T, IsMax>(acc, x[i]);
   return acc;
 }
